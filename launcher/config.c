@@ -1,0 +1,649 @@
+/*
+ * config.c -- validate a YAML machine list against the schema of
+ * ../shared/INTERFACE.md.  Strict on purpose (the libcyaml way): unknown
+ * keys, wrong types, non-positive or non-finite numbers, duplicates, names
+ * that a launcher could read as options, and impossible shapes are all
+ * errors, each at its own line and column.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "yamltree.h"
+
+#define MAX_COUNT 4096        /* identical processors on one host */
+#define MAX_MACHINES 100000   /* processors after expansion */
+#define MAX_NAME 253          /* a DNS name's limit */
+
+const char *hl_layout_name(hl_layout l) { return l == HL_LAYOUT_2D ? "2d" : "1d"; }
+
+const char *hl_kernel_name(hl_kernel k)
+{
+	static const char *const names[] = { "lu", "qr", "mm", "exec" };
+	return names[k];
+}
+
+const char *hl_allocation_name(hl_allocation a)
+{
+	return a == HL_ALLOC_OPTIMIZED ? "optimized" : "plain";
+}
+
+const char *hl_arrangement_name(hl_arrangement a)
+{
+	static const char *const names[] = { "auto", "exact", "heuristic" };
+	return names[a];
+}
+
+size_t hl_config_blocks(const hl_config *cfg)
+{
+	return cfg->nb ? (cfg->n + cfg->nb - 1) / cfg->nb : 0;
+}
+
+/* ---------------------------------------------------------------- values */
+
+static const char *kind_name(const yt_node *v)
+{
+	switch (v->kind) {
+	case YT_SCALAR: return "a scalar";
+	case YT_SEQ:    return "a list";
+	case YT_MAP:    return "a mapping";
+	}
+	return "?";
+}
+
+/* YAML 1.2 core schema nulls: an empty plain scalar, ~, null. */
+static int is_null(const yt_node *v)
+{
+	return v->kind == YT_SCALAR && v->plain &&
+	       (v->value[0] == '\0' || strcmp(v->value, "~") == 0 ||
+	        strcmp(v->value, "null") == 0 || strcmp(v->value, "Null") == 0 ||
+	        strcmp(v->value, "NULL") == 0);
+}
+
+static int want_scalar(diag *d, const char *key, const yt_node *v)
+{
+	if (v->kind != YT_SCALAR) {
+		diag_error(d, v->line, v->col, "%s: expected a value, got %s", key, kind_name(v));
+		return -1;
+	}
+	if (is_null(v)) {
+		diag_error(d, v->line, v->col, "%s: missing value", key);
+		return -1;
+	}
+	return 0;
+}
+
+/* A positive integer in [lo, hi]. */
+static int get_size(diag *d, const char *key, const yt_node *v, size_t lo, size_t hi,
+                    size_t *out)
+{
+	if (want_scalar(d, key, v) < 0)
+		return -1;
+	const char *s = v->value;
+	char *end;
+	errno = 0;
+	long long x = strtoll(s, &end, 10);
+	if (!v->plain || end == s || *end != '\0' || !isdigit((unsigned char)s[s[0] == '+']))
+	{
+		diag_error(d, v->line, v->col, "%s: expected an integer, got \"%s\"", key, s);
+		return -1;
+	}
+	if (errno == ERANGE || x < (long long)lo || (unsigned long long)x > hi) {
+		diag_error(d, v->line, v->col, "%s: %s is out of range [%zu, %zu]", key, s, lo, hi);
+		return -1;
+	}
+	*out = (size_t)x;
+	return 0;
+}
+
+/* A finite number > 0. */
+static int get_positive(diag *d, const char *key, const yt_node *v, double *out)
+{
+	if (want_scalar(d, key, v) < 0)
+		return -1;
+	const char *s = v->value;
+	char *end;
+	errno = 0;
+	double x = strtod(s, &end);
+	int alpha = 0;   /* strtod takes "nan", "inf", hex: YAML numbers have none */
+	for (const char *c = s; *c; c++)
+		if (isalpha((unsigned char)*c) && *c != 'e' && *c != 'E')
+			alpha = 1;
+	if (strstr(s, "inf") || strstr(s, "Inf") || strstr(s, "INF") ||
+	    strstr(s, "nan") || strstr(s, "NaN") || strstr(s, "NAN")) {
+		diag_error(d, v->line, v->col, "%s: must be a finite number, got \"%s\"", key, s);
+		return -1;
+	}
+	if (!v->plain || end == s || *end != '\0' || alpha) {
+		diag_error(d, v->line, v->col, "%s: expected a number, got \"%s\"", key, s);
+		return -1;
+	}
+	if (!isfinite(x) || errno == ERANGE) {
+		diag_error(d, v->line, v->col, "%s: must be a finite number, got \"%s\"", key, s);
+		return -1;
+	}
+	if (!(x > 0.0)) {
+		diag_error(d, v->line, v->col, "%s: must be > 0, got %s", key, s);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+static int get_bool(diag *d, const char *key, const yt_node *v, int *out)
+{
+	if (want_scalar(d, key, v) < 0)
+		return -1;
+	if (v->plain && strcmp(v->value, "true") == 0) {
+		*out = 1;
+		return 0;
+	}
+	if (v->plain && strcmp(v->value, "false") == 0) {
+		*out = 0;
+		return 0;
+	}
+	diag_error(d, v->line, v->col, "%s: expected true or false, got \"%s\"", key, v->value);
+	return -1;
+}
+
+static int get_enum(diag *d, const char *key, const yt_node *v,
+                    const char *const *names, size_t n, int *out)
+{
+	if (want_scalar(d, key, v) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v->value, names[i]) == 0) {
+			*out = (int)i;
+			return 0;
+		}
+	char list[256] = "";
+	for (size_t i = 0; i < n; i++) {
+		strncat(list, i ? ", " : "", sizeof list - strlen(list) - 1);
+		strncat(list, names[i], sizeof list - strlen(list) - 1);
+	}
+	diag_error(d, v->line, v->col, "%s: expected one of %s, got \"%s\"", key, list, v->value);
+	return -1;
+}
+
+static int get_string(diag *d, const char *key, const yt_node *v, char **out)
+{
+	if (want_scalar(d, key, v) < 0)
+		return -1;
+	if (v->value[0] == '-') {
+		diag_error(d, v->line, v->col,
+		           "%s: \"%s\" starts with '-' and could be read as a command-line option",
+		           key, v->value);
+		return -1;
+	}
+	*out = strdup(v->value);
+	return *out ? 0 : -1;
+}
+
+/* Names and hosts end up in argv and host files: keep them to characters
+ * that no launcher or shell gives a meaning to, and never a leading '-'. */
+static int check_ident(diag *d, const char *key, const yt_node *v, const char *extra)
+{
+	const char *s = v->value;
+	if (s[0] == '-') {
+		diag_error(d, v->line, v->col,
+		           "%s: \"%s\" starts with '-' and could be read as a command-line option",
+		           key, s);
+		return -1;
+	}
+	if (strlen(s) > MAX_NAME) {
+		diag_error(d, v->line, v->col, "%s: longer than %d characters", key, MAX_NAME);
+		return -1;
+	}
+	for (const char *c = s; *c; c++)
+		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '.' && *c != '-' &&
+		    strchr(extra, *c) == NULL) {
+			diag_error(d, v->line, v->col,
+			           "%s: \"%s\" has the character '%c'; allowed: letters, digits, _ . -%s%s",
+			           key, s, *c, extra[0] ? " " : "", extra);
+			return -1;
+		}
+	return 0;
+}
+
+/* A flow or block list of exactly two integers >= 1, e.g. [3, 3]. */
+static int get_pair(diag *d, const char *key, const yt_node *v, size_t out[2])
+{
+	if (v->kind != YT_SEQ || v->n != 2) {
+		diag_error(d, v->line, v->col, "%s: expected a list of two integers, e.g. [3, 3]", key);
+		return -1;
+	}
+	if (get_size(d, key, v->items[0], 1, 1u << 20, &out[0]) < 0 ||
+	    get_size(d, key, v->items[1], 1, 1u << 20, &out[1]) < 0)
+		return -1;
+	return 0;
+}
+
+/* Duplicate keys are an error in YAML 1.2 that libyaml does not enforce. */
+static int check_duplicate_keys(diag *d, const yt_node *map)
+{
+	int rc = 0;
+	for (size_t i = 0; i < map->n; i++) {
+		const yt_node *k = map->items[2 * i];
+		if (k->kind != YT_SCALAR)
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			const yt_node *o = map->items[2 * j];
+			if (o->kind == YT_SCALAR && strcmp(o->value, k->value) == 0) {
+				diag_error(d, k->line, k->col, "duplicate key \"%s\" (first at line %zu)",
+				           k->value, o->line);
+				rc = -1;
+				break;
+			}
+		}
+	}
+	return rc;
+}
+
+/* -------------------------------------------------------------- machines */
+
+typedef struct {
+	const yt_node *name, *host, *cycle_time, *speed, *count;
+} machine_keys;
+
+static int read_machine_keys(diag *d, const yt_node *m, machine_keys *k)
+{
+	memset(k, 0, sizeof *k);
+	if (m->kind != YT_MAP) {
+		diag_error(d, m->line, m->col, "machines: each entry must be a mapping "
+		           "(name, cycle_time or speed, ...), got %s", kind_name(m));
+		return -1;
+	}
+	int rc = check_duplicate_keys(d, m);
+	for (size_t i = 0; i < m->n; i++) {
+		const yt_node *key = m->items[2 * i], *val = m->items[2 * i + 1];
+		const char *s = key->kind == YT_SCALAR ? key->value : "";
+		if (strcmp(s, "name") == 0)
+			k->name = val;
+		else if (strcmp(s, "host") == 0)
+			k->host = val;
+		else if (strcmp(s, "cycle_time") == 0)
+			k->cycle_time = val;
+		else if (strcmp(s, "speed") == 0)
+			k->speed = val;
+		else if (strcmp(s, "count") == 0)
+			k->count = val;
+		else {
+			diag_error(d, key->line, key->col,
+			           "machines: unknown key \"%s\" (allowed: name, host, cycle_time, "
+			           "speed, count)", s);
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
+{
+	if (list->kind != YT_SEQ || list->n == 0) {
+		diag_error(d, list->line, list->col, "machines: expected a non-empty list");
+		return -1;
+	}
+	int rc = 0;
+	int seen_ct = 0, seen_speed = 0;
+	const yt_node *first_ct = NULL, *first_speed = NULL;
+	size_t total = 0;
+	size_t *counts = calloc(list->n, sizeof *counts);
+	if (counts == NULL)
+		return -1;
+	/* First pass: validate each entry and count the processors. */
+	for (size_t i = 0; i < list->n; i++) {
+		const yt_node *m = list->items[i];
+		machine_keys k;
+		if (read_machine_keys(d, m, &k) < 0) {
+			rc = -1;
+			continue;
+		}
+		counts[i] = 1;
+		if (k.name == NULL) {
+			diag_error(d, m->line, m->col, "machines: entry %zu has no name", i + 1);
+			rc = -1;
+		} else if (want_scalar(d, "name", k.name) < 0 || check_ident(d, "name", k.name, "") < 0)
+			rc = -1;
+		if (k.host && (want_scalar(d, "host", k.host) < 0 ||
+		               check_ident(d, "host", k.host, ":") < 0))
+			rc = -1;
+		if ((k.cycle_time != NULL) == (k.speed != NULL)) {
+			diag_error(d, m->line, m->col,
+			           "machines: entry %zu needs exactly one of cycle_time and speed", i + 1);
+			rc = -1;
+		}
+		double x;
+		if (k.cycle_time) {
+			if (get_positive(d, "cycle_time", k.cycle_time, &x) < 0)
+				rc = -1;
+			if (!seen_ct++)
+				first_ct = k.cycle_time;
+		}
+		if (k.speed) {
+			if (get_positive(d, "speed", k.speed, &x) < 0)
+				rc = -1;
+			if (!seen_speed++)
+				first_speed = k.speed;
+		}
+		if (k.count && get_size(d, "count", k.count, 1, MAX_COUNT, &counts[i]) < 0)
+			rc = -1;
+		total += counts[i];
+	}
+	if (seen_ct && seen_speed) {
+		const yt_node *later = first_ct->line > first_speed->line ? first_ct : first_speed;
+		const yt_node *earlier = later == first_ct ? first_speed : first_ct;
+		diag_error(d, later->line, later->col,
+		           "machines: %s here, but %s at line %zu: give every machine the same one "
+		           "(they are different units)",
+		           later == first_ct ? "cycle_time" : "speed",
+		           later == first_ct ? "speed" : "cycle_time", earlier->line);
+		rc = -1;
+	}
+	if (rc == 0 && total > MAX_MACHINES) {
+		diag_error(d, list->line, list->col, "machines: %zu processors, more than %d",
+		           total, MAX_MACHINES);
+		rc = -1;
+	}
+	if (rc < 0) {
+		free(counts);
+		return -1;
+	}
+	/* Second pass: expand counts into processors. */
+	cfg->by_speed = seen_speed > 0;
+	cfg->machines = calloc(total, sizeof *cfg->machines);
+	if (cfg->machines == NULL) {
+		free(counts);
+		return -1;
+	}
+	for (size_t i = 0; i < list->n; i++) {
+		const yt_node *m = list->items[i];
+		machine_keys k;
+		read_machine_keys(d, m, &k);   /* known to succeed now */
+		double val;
+		get_positive(d, "", k.cycle_time ? k.cycle_time : k.speed, &val);
+		for (size_t j = 0; j < counts[i]; j++) {
+			hl_machine *hm = &cfg->machines[cfg->nmachines++];
+			size_t len = strlen(k.name->value) + 24;
+			hm->name = malloc(len);
+			if (hm->name == NULL)
+				goto oom;
+			if (counts[i] > 1)
+				snprintf(hm->name, len, "%s.%zu", k.name->value, j);
+			else
+				snprintf(hm->name, len, "%s", k.name->value);
+			hm->host = strdup(k.host ? k.host->value : k.name->value);
+			if (hm->host == NULL)
+				goto oom;
+			hm->speed = k.speed ? val : 0.0;
+			hm->cycle_time = k.speed ? 1.0 / val : val;
+			hm->loc.line = m->line;
+			hm->loc.col = m->col;
+		}
+	}
+	free(counts);
+	/* Unique names, after expansion ("a" with count 2 makes a.0 and a.1). */
+	for (size_t i = 0; i < cfg->nmachines; i++)
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(cfg->machines[i].name, cfg->machines[j].name) == 0) {
+				diag_error(d, cfg->machines[i].loc.line, cfg->machines[i].loc.col,
+				           "machines: duplicate name \"%s\" (first at line %zu)",
+				           cfg->machines[i].name, cfg->machines[j].loc.line);
+				rc = -1;
+				break;
+			}
+	return rc;
+oom:
+	free(counts);
+	return -1;
+}
+
+/* ------------------------------------------------------------- top level */
+
+static char *stem_of(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t len = strlen(base);
+	const char *dot = strrchr(base, '.');
+	if (dot && dot != base)
+		len = (size_t)(dot - base);
+	return strndup(base, len);
+}
+
+int hl_config_load(const char *path, diag *d, hl_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->file = strdup(path);
+	cfg->n = HL_DEFAULT_N;
+	cfg->nb = HL_DEFAULT_NB;
+	cfg->max_procs = HL_DEFAULT_MAX_PROCS;
+	yt_node *root = NULL;
+	if (cfg->file == NULL || yt_load(path, d, &root) < 0)
+		return -1;
+	if (root == NULL) {
+		diag_error(d, 0, 0, "empty file: expected a mapping with at least 'machines:'");
+		return -1;
+	}
+	int rc = 0;
+	if (root->kind != YT_MAP) {
+		diag_error(d, root->line, root->col,
+		           "expected a mapping at the top (machines:, layout:, ...), got %s",
+		           kind_name(root));
+		yt_free(root);
+		return -1;
+	}
+	rc |= check_duplicate_keys(d, root);
+
+	const yt_node *machines = NULL, *B = NULL, *grid = NULL, *panel = NULL, *arr = NULL,
+	              *args = NULL, *program = NULL, *alloc = NULL, *nbv = NULL, *nv = NULL;
+	for (size_t i = 0; i < root->n; i++) {
+		const yt_node *key = root->items[2 * i], *v = root->items[2 * i + 1];
+		const char *s = key->kind == YT_SCALAR ? key->value : "";
+		int e;
+		if (strcmp(s, "name") == 0) {
+			if (want_scalar(d, s, v) < 0 || check_ident(d, s, v, "") < 0)
+				rc = -1;
+			else if ((cfg->name = strdup(v->value)) == NULL)
+				rc = -1;
+		} else if (strcmp(s, "machines") == 0) {
+			machines = v;
+		} else if (strcmp(s, "layout") == 0) {
+			static const char *const names[] = { "1d", "2d" };
+			if (get_enum(d, s, v, names, 2, &e) < 0)
+				rc = -1;
+			else
+				cfg->layout = (hl_layout)e;
+		} else if (strcmp(s, "B") == 0) {
+			B = v;
+			if (get_size(d, s, v, 1, 100000000, &cfg->B) < 0)
+				rc = -1;
+			cfg->B_loc.line = v->line;
+			cfg->B_loc.col = v->col;
+		} else if (strcmp(s, "grid") == 0) {
+			grid = v;
+			if (get_pair(d, s, v, cfg->grid) < 0)
+				rc = -1;
+		} else if (strcmp(s, "panel") == 0) {
+			panel = v;
+			if (get_pair(d, s, v, cfg->panel) < 0)
+				rc = -1;
+		} else if (strcmp(s, "arrangement") == 0) {
+			static const char *const names[] = { "auto", "exact", "heuristic" };
+			arr = v;
+			if (get_enum(d, s, v, names, 3, &e) < 0)
+				rc = -1;
+			else
+				cfg->arrangement = (hl_arrangement)e;
+		} else if (strcmp(s, "kernel") == 0) {
+			static const char *const names[] = { "lu", "qr", "mm", "exec" };
+			if (get_enum(d, s, v, names, 4, &e) < 0)
+				rc = -1;
+			else
+				cfg->kernel = (hl_kernel)e;
+		} else if (strcmp(s, "allocation") == 0) {
+			static const char *const names[] = { "plain", "optimized" };
+			alloc = v;
+			if (get_enum(d, s, v, names, 2, &e) < 0)
+				rc = -1;
+			else
+				cfg->allocation = (hl_allocation)e;
+		} else if (strcmp(s, "n") == 0) {
+			nv = v;
+			if (get_size(d, s, v, 1, 10000000, &cfg->n) < 0)
+				rc = -1;
+		} else if (strcmp(s, "nb") == 0) {
+			nbv = v;
+			if (get_size(d, s, v, 1, 100000, &cfg->nb) < 0)
+				rc = -1;
+		} else if (strcmp(s, "max_procs") == 0) {
+			if (get_size(d, s, v, 1, 1000000, &cfg->max_procs) < 0)
+				rc = -1;
+		} else if (strcmp(s, "program") == 0) {
+			program = v;
+			if (get_string(d, s, v, &cfg->program) < 0)
+				rc = -1;
+		} else if (strcmp(s, "args") == 0) {
+			args = v;
+			if (v->kind != YT_SEQ) {
+				diag_error(d, v->line, v->col, "args: expected a list of strings");
+				rc = -1;
+				continue;
+			}
+			cfg->args = calloc(v->n + 1, sizeof *cfg->args);
+			if (cfg->args == NULL) {
+				rc = -1;
+				continue;
+			}
+			for (size_t j = 0; j < v->n; j++) {
+				const yt_node *a = v->items[j];
+				if (a->kind != YT_SCALAR) {
+					diag_error(d, a->line, a->col, "args: expected a string, got %s",
+					           kind_name(a));
+					rc = -1;
+				} else if ((cfg->args[cfg->nargs++] = strdup(a->value)) == NULL) {
+					rc = -1;
+				}
+			}
+		} else if (strcmp(s, "emulate") == 0) {
+			if (get_bool(d, s, v, &cfg->emulate) < 0)
+				rc = -1;
+		} else {
+			diag_error(d, key->line, key->col,
+			           "unknown key \"%s\" (allowed: name, machines, layout, B, grid, panel, "
+			           "arrangement, kernel, allocation, n, nb, max_procs, program, args, "
+			           "emulate)", s);
+			rc = -1;
+		}
+	}
+
+	if (machines == NULL) {
+		diag_error(d, root->line, root->col, "missing required key \"machines\"");
+		rc = -1;
+	} else if (load_machines(d, machines, cfg) < 0) {
+		rc = -1;
+	}
+
+	/* Keys that belong to one layout or kernel only. */
+	if (cfg->layout == HL_LAYOUT_1D) {
+		const yt_node *two_d[] = { grid, panel, arr };
+		const char *names[] = { "grid", "panel", "arrangement" };
+		for (int i = 0; i < 3; i++)
+			if (two_d[i]) {
+				diag_error(d, two_d[i]->line, two_d[i]->col,
+				           "%s is for layout: 2d (this file is layout: 1d)", names[i]);
+				rc = -1;
+			}
+	} else {
+		if (B) {
+			diag_error(d, B->line, B->col, "B is for layout: 1d; a 2d layout takes panel: "
+			           "[Bp, Bq]");
+			rc = -1;
+		}
+		if (alloc) {
+			diag_error(d, alloc->line, alloc->col, "allocation is for layout: 1d");
+			rc = -1;
+		}
+	}
+	if (args && cfg->kernel != HL_KERNEL_EXEC) {
+		diag_error(d, args->line, args->col, "args is for kernel: exec");
+		rc = -1;
+	}
+	if (cfg->kernel == HL_KERNEL_EXEC && program == NULL) {
+		diag_error(d, root->line, root->col, "kernel: exec needs program:");
+		rc = -1;
+	}
+
+	/* Impossible shapes. */
+	if (rc == 0) {
+		size_t M = hl_config_blocks(cfg);
+		if (cfg->nb > cfg->n) {
+			const yt_node *at = nbv ? nbv : nv;
+			diag_error(d, at->line, at->col, "nb = %zu is larger than n = %zu",
+			           cfg->nb, cfg->n);
+			rc = -1;
+		} else if (cfg->layout == HL_LAYOUT_1D && cfg->B > M) {
+			diag_error(d, B->line, B->col,
+			           "B = %zu exceeds the %zu column blocks of n = %zu, nb = %zu: "
+			           "some processes would own no column", cfg->B, M, cfg->n, cfg->nb);
+			rc = -1;
+		} else if (cfg->layout == HL_LAYOUT_1D && cfg->B == 1 &&
+		           cfg->allocation == HL_ALLOC_OPTIMIZED) {
+			diag_error(d, B->line, B->col,
+			           "allocation: optimized gives the first two chunks to the fastest "
+			           "machine, so B must be at least 2");
+			rc = -1;
+		}
+		if (cfg->layout == HL_LAYOUT_2D && grid) {
+			size_t pq = cfg->grid[0] * cfg->grid[1];
+			if (pq > cfg->nmachines) {
+				diag_error(d, grid->line, grid->col,
+				           "grid %zu x %zu needs %zu machines; the list has %zu",
+				           cfg->grid[0], cfg->grid[1], pq, cfg->nmachines);
+				rc = -1;
+			}
+			if (panel && (cfg->panel[0] < cfg->grid[0] || cfg->panel[1] < cfg->grid[1])) {
+				diag_error(d, panel->line, panel->col,
+				           "panel %zu x %zu is smaller than the grid %zu x %zu: every "
+				           "grid row and column needs a virtual row and column",
+				           cfg->panel[0], cfg->panel[1], cfg->grid[0], cfg->grid[1]);
+				rc = -1;
+			}
+		}
+		if (cfg->layout == HL_LAYOUT_2D && panel &&
+		    (cfg->panel[0] > M || cfg->panel[1] > M)) {
+			diag_error(d, panel->line, panel->col,
+			           "panel %zu x %zu exceeds the %zu x %zu blocks of n = %zu, nb = %zu",
+			           cfg->panel[0], cfg->panel[1], M, M, cfg->n, cfg->nb);
+			rc = -1;
+		}
+	}
+	if (rc == 0 && cfg->name == NULL && (cfg->name = stem_of(path)) == NULL)
+		rc = -1;
+	yt_free(root);
+	if (rc < 0 && d->count == 0)
+		diag_error(d, 0, 0, "out of memory");
+	return rc;
+}
+
+void hl_config_free(hl_config *cfg)
+{
+	for (size_t i = 0; i < cfg->nmachines; i++) {
+		free(cfg->machines[i].name);
+		free(cfg->machines[i].host);
+	}
+	free(cfg->machines);
+	if (cfg->args)
+		for (size_t i = 0; i < cfg->nargs; i++)
+			free(cfg->args[i]);
+	free(cfg->args);
+	free(cfg->program);
+	free(cfg->name);
+	free(cfg->file);
+	memset(cfg, 0, sizeof *cfg);
+}

@@ -1,0 +1,70 @@
+/*
+ * config.h -- the machine list (../shared/INTERFACE.md, "The machine list").
+ * YAML -> hl_config: the first stage of YAML -> machines -> plan -> files ->
+ * job -> report.  Every value keeps where it came from, so a later stage can
+ * still point at the line that caused a problem.
+ */
+#ifndef HL_CONFIG_H
+#define HL_CONFIG_H
+
+#include <stddef.h>
+
+#include "diag.h"
+
+typedef struct { size_t line, col; } hl_loc;
+
+typedef struct {
+	char *name;          /* unique; "<name>.<k>" for the k-th of a count > 1 */
+	char *host;          /* where MPI starts its processes */
+	double cycle_time;   /* > 0, finite; 1/speed for a speed-only list */
+	double speed;        /* as given, or 0 when cycle_time was given */
+	hl_loc loc;          /* the list entry */
+} hl_machine;
+
+typedef enum { HL_LAYOUT_1D, HL_LAYOUT_2D } hl_layout;
+typedef enum { HL_ARR_AUTO, HL_ARR_EXACT, HL_ARR_HEURISTIC } hl_arrangement;
+typedef enum { HL_KERNEL_LU, HL_KERNEL_QR, HL_KERNEL_MM, HL_KERNEL_EXEC } hl_kernel;
+typedef enum { HL_ALLOC_PLAIN, HL_ALLOC_OPTIMIZED } hl_allocation;
+
+#define HL_DEFAULT_N 1024
+#define HL_DEFAULT_NB 32
+#define HL_DEFAULT_MAX_PROCS 64
+
+typedef struct {
+	char *file;              /* the path, as given */
+	char *name;              /* run name: the YAML name, or the file's stem */
+	hl_machine *machines;    /* after count expansion */
+	size_t nmachines;
+	int by_speed;            /* 1 if the list gave speeds */
+	hl_layout layout;
+	size_t B;                /* 0: choose it */
+	hl_loc B_loc;
+	size_t grid[2];          /* 0,0: choose it */
+	size_t panel[2];         /* 0,0: choose it */
+	hl_arrangement arrangement;
+	hl_kernel kernel;
+	hl_allocation allocation;
+	size_t n, nb;
+	size_t max_procs;        /* cap on virtual processes when we choose B */
+	char *program;           /* NULL: the kernel's default */
+	char **args;             /* NULL-terminated; kernel exec */
+	size_t nargs;
+	int emulate;
+} hl_config;
+
+/*
+ * hl_config_load -- read, validate and expand a machine list.  Returns 0, or
+ * -1 with every problem found reported in d (FILE:LINE:COL: message).
+ */
+int hl_config_load(const char *path, diag *d, hl_config *cfg);
+void hl_config_free(hl_config *cfg);
+
+const char *hl_layout_name(hl_layout l);
+const char *hl_kernel_name(hl_kernel k);
+const char *hl_allocation_name(hl_allocation a);
+const char *hl_arrangement_name(hl_arrangement a);
+
+/* M = ceil(n / nb): column blocks of the matrix. */
+size_t hl_config_blocks(const hl_config *cfg);
+
+#endif

@@ -1,0 +1,199 @@
+#include "yamltree.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+static yt_node *node_new(yt_kind kind, const yaml_mark_t *m)
+{
+	yt_node *n = calloc(1, sizeof *n);
+	if (n == NULL)
+		return NULL;
+	n->kind = kind;
+	n->line = m->line + 1;
+	n->col = m->column + 1;
+	return n;
+}
+
+void yt_free(yt_node *n)
+{
+	if (n == NULL)
+		return;
+	for (size_t i = 0; i < n->len; i++)
+		yt_free(n->items[i]);
+	free(n->items);
+	free(n->value);
+	free(n);
+}
+
+static int node_push(yt_node *parent, yt_node *child)
+{
+	yt_node **a = realloc(parent->items, (parent->len + 1) * sizeof *a);
+	if (a == NULL)
+		return -1;
+	parent->items = a;
+	a[parent->len++] = child;
+	parent->n = parent->kind == YT_MAP ? parent->len / 2 : parent->len;
+	return 0;
+}
+
+/* Reads one node (and everything below it) from the event stream. */
+static yt_node *parse_node(yaml_parser_t *p, yaml_event_t *ev, diag *d, int depth);
+
+static int next_event(yaml_parser_t *p, yaml_event_t *ev, diag *d)
+{
+	if (!yaml_parser_parse(p, ev)) {
+		const char *what = p->problem ? p->problem : "malformed YAML";
+		if (p->context)
+			diag_error(d, p->problem_mark.line + 1, p->problem_mark.column + 1,
+			           "YAML syntax: %s %s", what, p->context);
+		else
+			diag_error(d, p->problem_mark.line + 1, p->problem_mark.column + 1,
+			           "YAML syntax: %s", what);
+		return -1;
+	}
+	return 0;
+}
+
+static yt_node *parse_children(yaml_parser_t *p, yt_node *n, yaml_event_type_t end,
+                               diag *d, int depth)
+{
+	for (;;) {
+		yaml_event_t ev;
+		if (next_event(p, &ev, d) < 0) {
+			yt_free(n);
+			return NULL;
+		}
+		if (ev.type == end) {
+			yaml_event_delete(&ev);
+			return n;
+		}
+		yt_node *child = parse_node(p, &ev, d, depth + 1);
+		if (child == NULL || node_push(n, child) < 0) {
+			yt_free(child);
+			yt_free(n);
+			return NULL;
+		}
+	}
+}
+
+static yt_node *parse_node(yaml_parser_t *p, yaml_event_t *ev, diag *d, int depth)
+{
+	yt_node *n = NULL;
+	const yaml_mark_t *m = &ev->start_mark;
+	/* A machine list is a few levels deep; anything deeper is a mistake,
+	 * and refusing it keeps the recursion bounded. */
+	if (depth > 32) {
+		diag_error(d, m->line + 1, m->column + 1, "YAML nested too deeply");
+		yaml_event_delete(ev);
+		return NULL;
+	}
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		diag_error(d, m->line + 1, m->column + 1,
+		           "YAML aliases (*%s) are not allowed: write the value out",
+		           (const char *)ev->data.alias.anchor);
+		break;
+	case YAML_SCALAR_EVENT:
+		if (ev->data.scalar.anchor) {
+			diag_error(d, m->line + 1, m->column + 1,
+			           "YAML anchors (&%s) are not allowed",
+			           (const char *)ev->data.scalar.anchor);
+			break;
+		}
+		n = node_new(YT_SCALAR, m);
+		if (n == NULL)
+			break;
+		n->value = strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
+		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+		if (n->value == NULL || strlen(n->value) != ev->data.scalar.length) {
+			diag_error(d, n->line, n->col, "NUL byte in a value");
+			yt_free(n);
+			n = NULL;
+		}
+		break;
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT: {
+		int seq = ev->type == YAML_SEQUENCE_START_EVENT;
+		const yaml_char_t *anchor = seq ? ev->data.sequence_start.anchor
+		                                : ev->data.mapping_start.anchor;
+		if (anchor) {
+			diag_error(d, m->line + 1, m->column + 1,
+			           "YAML anchors (&%s) are not allowed", (const char *)anchor);
+			break;
+		}
+		n = node_new(seq ? YT_SEQ : YT_MAP, m);
+		if (n == NULL)
+			break;
+		yaml_event_delete(ev);
+		return parse_children(p, n, seq ? YAML_SEQUENCE_END_EVENT : YAML_MAPPING_END_EVENT,
+		                      d, depth);
+	}
+	default:
+		diag_error(d, m->line + 1, m->column + 1, "unexpected YAML event");
+		break;
+	}
+	yaml_event_delete(ev);
+	return n;
+}
+
+int yt_load(const char *path, diag *d, yt_node **root)
+{
+	*root = NULL;
+	FILE *f = fopen(path, "rb");
+	if (f == NULL) {
+		diag_error(d, 0, 0, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	yaml_parser_t p;
+	if (!yaml_parser_initialize(&p)) {
+		fclose(f);
+		diag_error(d, 0, 0, "out of memory");
+		return -1;
+	}
+	yaml_parser_set_input_file(&p, f);
+	int rc = -1, docs = 0;
+	yt_node *doc = NULL;
+	for (;;) {
+		yaml_event_t ev;
+		if (next_event(&p, &ev, d) < 0)
+			break;
+		yaml_event_type_t type = ev.type;
+		if (type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			rc = 0;
+			break;
+		}
+		if (type == YAML_DOCUMENT_START_EVENT) {
+			if (++docs > 1) {
+				diag_error(d, ev.start_mark.line + 1, ev.start_mark.column + 1,
+				           "only one YAML document is allowed per file");
+				yaml_event_delete(&ev);
+				break;
+			}
+			yaml_event_delete(&ev);
+			yaml_event_t body;
+			if (next_event(&p, &body, d) < 0)
+				break;
+			if (body.type == YAML_DOCUMENT_END_EVENT) {  /* empty document */
+				yaml_event_delete(&body);
+				continue;
+			}
+			doc = parse_node(&p, &body, d, 0);
+			if (doc == NULL)
+				break;
+			continue;
+		}
+		yaml_event_delete(&ev);  /* stream start, document end */
+	}
+	yaml_parser_delete(&p);
+	fclose(f);
+	if (rc < 0) {
+		yt_free(doc);
+		return -1;
+	}
+	*root = doc;
+	return 0;
+}

@@ -1,0 +1,32 @@
+/* internal.h -- helpers shared by the libvproc sources.  Not installed. */
+#ifndef VPROC_INTERNAL_H
+#define VPROC_INTERNAL_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "vproc.h"
+
+/* Cycle times must be finite and positive: a zero or negative time has no
+ * meaning, and an infinite one would make every cost infinite. */
+static inline vproc_status vproc_check_times(size_t p, const double *t)
+{
+	if (p == 0 || t == NULL)
+		return VPROC_EINVAL;
+	for (size_t i = 0; i < p; i++)
+		if (!isfinite(t[i]) || !(t[i] > 0.0))
+			return VPROC_EINVAL;
+	return VPROC_OK;
+}
+
+/* calloc with an overflow check on n * size. */
+static inline void *vproc_calloc(size_t n, size_t size)
+{
+	if (size != 0 && n > SIZE_MAX / size)
+		return NULL;
+	return calloc(n ? n : 1, size);
+}
+
+#endif
