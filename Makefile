@@ -62,6 +62,7 @@ LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 TEST_BIN     := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
 BENCH_BIN    := $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%)
 
+.SECONDARY:
 .PHONY: all deps check unit cli bench run install uninstall clean
 .DEFAULT_GOAL := all
 
