@@ -12,8 +12,8 @@
 #include "diag.h"
 #include "vproc.h"
 
-/* The tolerance of the automatic choice of B: within 5% of the ideal. */
-#define HL_B_TOLERANCE 0.05
+/* The tolerance of the automatic choice of B: within 10% of the ideal. */
+#define HL_B_TOLERANCE 0.10
 
 typedef struct {
 	const hl_config *cfg;

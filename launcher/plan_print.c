@@ -50,7 +50,7 @@ void hl_plan_print_text(const hl_plan *pl, FILE *out)
 
 	fprintf(out, "hetlaunch plan: %s (%s)\n", cfg->name, cfg->file);
 	fprintf(out, "layout 1d: a slice of B = %zu virtual processes (%s), allocation %s\n",
-	        pl->B, pl->B_auto ? "chosen: the smallest B within 5% of the ideal" : "given",
+	        pl->B, pl->B_auto ? "chosen: the smallest B within 10% of the ideal" : "given",
 	        hl_allocation_name(cfg->allocation));
 	fprintf(out, "kernel %s, n = %zu, nb = %zu: M = %zu column blocks, grid 1 x %zu\n\n",
 	        hl_kernel_name(cfg->kernel), cfg->n, cfg->nb, pl->M, pl->B);
@@ -61,7 +61,7 @@ void hl_plan_print_text(const hl_plan *pl, FILE *out)
 	fprintf(out, "  %7s  %-*s  %12s\n", "s", w, "machine", "cost/chunk");
 	size_t rows = pl->B <= SHOW_ROWS ? pl->B : SHOW_ROWS;
 	for (size_t k = 0; k < rows; k++)
-		fprintf(out, "  %7zu  %-*s  %12.2f\n", k + 1, w, cfg->machines[s->sigma[k]].name,
+		fprintf(out, "  %7zu  %-*s  %12.6g\n", k + 1, w, cfg->machines[s->sigma[k]].name,
 		        s->prefix_cost[k]);
 	if (rows < pl->B)
 		fprintf(out, "  %7s  (%zu more rows in --json)\n", "...", pl->B - rows);
@@ -84,12 +84,12 @@ void hl_plan_print_text(const hl_plan *pl, FILE *out)
 	fputc('\n', out);
 
 	fprintf(out, "\nPredicted time per column block, in units of cycle_time:\n");
-	fprintf(out, "  %-32s %12.2f\n", "ideal balance (B = infinity)", pl->ideal);
+	fprintf(out, "  %-32s %12.6g\n", "ideal balance (B = infinity)", pl->ideal);
 	char label[64];
 	snprintf(label, sizeof label, "this plan (B = %zu)", pl->B);
-	fprintf(out, "  %-32s %12.2f  %.2f x ideal\n", label, pl->hetero, pl->hetero / pl->ideal);
+	fprintf(out, "  %-32s %12.6g  %.2f x ideal\n", label, pl->hetero, pl->hetero / pl->ideal);
 	snprintf(label, sizeof label, "cyclic, 1 process per machine");
-	fprintf(out, "  %-32s %12.2f  %.2f x ideal\n", label, pl->cyclic, pl->cyclic / pl->ideal);
+	fprintf(out, "  %-32s %12.6g  %.2f x ideal\n", label, pl->cyclic, pl->cyclic / pl->ideal);
 	fprintf(out, "  predicted speedup over cyclic:   %12.2f  (bound %.2f)\n",
 	        pl->cyclic / pl->hetero, pl->cyclic / pl->ideal);
 
