@@ -283,6 +283,13 @@ static int read_machine_keys(diag *d, const yt_node *m, machine_keys *k)
 	return rc;
 }
 
+static int cmp_machine_name(const void *x, const void *y)
+{
+	const hl_machine *a = *(const hl_machine *const *)x, *b = *(const hl_machine *const *)y;
+	int k = strcmp(a->name, b->name);
+	return k ? k : (a < b ? -1 : a > b);
+}
+
 static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 {
 	if (list->kind != YT_SEQ || list->n == 0) {
@@ -387,16 +394,29 @@ static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 		}
 	}
 	free(counts);
-	/* Unique names, after expansion ("a" with count 2 makes a.0 and a.1). */
+	/* Unique names, after expansion ("a" with count 2 makes a.0 and a.1).
+	 * Sorted, so that 10^5 processors take n log n, not n^2. */
+	const hl_machine **byname = malloc(cfg->nmachines * sizeof *byname);
+	if (byname == NULL)
+		return -1;
 	for (size_t i = 0; i < cfg->nmachines; i++)
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(cfg->machines[i].name, cfg->machines[j].name) == 0) {
-				diag_error(d, cfg->machines[i].loc.line, cfg->machines[i].loc.col,
-				           "machines: duplicate name \"%s\" (first at line %zu)",
-				           cfg->machines[i].name, cfg->machines[j].loc.line);
-				rc = -1;
-				break;
+		byname[i] = &cfg->machines[i];
+	qsort(byname, cfg->nmachines, sizeof *byname, cmp_machine_name);
+	for (size_t i = 1; i < cfg->nmachines; i++)
+		if (strcmp(byname[i]->name, byname[i - 1]->name) == 0) {
+			/* qsort is not stable: report the later entry of the two */
+			const hl_machine *a = byname[i - 1], *b = byname[i];
+			if (a > b) {
+				const hl_machine *x = a;
+				a = b;
+				b = x;
 			}
+			diag_error(d, b->loc.line, b->loc.col,
+			           "machines: duplicate name \"%s\" (first at line %zu)",
+			           b->name, a->loc.line);
+			rc = -1;
+		}
+	free(byname);
 	return rc;
 oom:
 	free(counts);
