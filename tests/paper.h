@@ -5,6 +5,7 @@
 #define TESTS_PAPER_H
 
 #include <math.h>
+#include <stddef.h>
 
 /*
  * The papers print costs to a fixed number of decimals, sometimes rounded
@@ -28,5 +29,27 @@ static inline int matches_printed(double x, double printed, int decimals)
 			fail_msg("%s = %.6f does not print as %.*f", #x, (double)(x), \
 			         (decimals), (double)(printed));               \
 	} while (0)
+
+/*
+ * The least makespan max_i c_i t_i over every allocation of M chunks to the
+ * processors i..p-1, by enumeration: the reference Prop 1 and Prop 2 are
+ * checked against.  Exponential; keep p and M small.
+ */
+static inline double brute_force_makespan(size_t p, const double *t, size_t M, size_t i,
+                                          double sofar)
+{
+	if (i == p - 1) {
+		double x = t[i] * (double)M;
+		return x > sofar ? x : sofar;
+	}
+	double best = INFINITY;
+	for (size_t k = 0; k <= M; k++) {
+		double x = t[i] * (double)k;
+		double m = brute_force_makespan(p, t, M - k, i + 1, x > sofar ? x : sofar);
+		if (m < best)
+			best = m;
+	}
+	return best;
+}
 
 #endif

@@ -56,23 +56,6 @@ static void ten_chunks(void **state)
 	assert_int_equal(c[2], 2);
 }
 
-/* The least makespan over every allocation of M chunks, by enumeration. */
-static double brute_force(size_t p, const double *t, size_t M, size_t i, double sofar)
-{
-	if (i == p - 1) {
-		double x = t[i] * (double)M;
-		return x > sofar ? x : sofar;
-	}
-	double best = INFINITY;
-	for (size_t k = 0; k <= M; k++) {
-		double x = t[i] * (double)k;
-		double m = brute_force(p, t, M - k, i + 1, x > sofar ? x : sofar);
-		if (m < best)
-			best = m;
-	}
-	return best;
-}
-
 /* Prop 1 on random instances, integral (ties) and real cycle times. */
 static void optimal_random(void **state)
 {
@@ -90,7 +73,7 @@ static void optimal_random(void **state)
 		for (size_t i = 0; i < p; i++)
 			sum += c[i];
 		assert_int_equal(sum, M);
-		assert_true(vproc_chunks_makespan(p, t, c) == brute_force(p, t, M, 0, 0.0));
+		assert_true(vproc_chunks_makespan(p, t, c) == brute_force_makespan(p, t, M, 0, 0.0));
 	}
 }
 

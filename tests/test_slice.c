@@ -154,23 +154,6 @@ static void fig9_qr_lip(void **state)
 	check_pattern(6, t, names, expect);
 }
 
-/* Least makespan of s chunks on p processors, by enumeration. */
-static double brute_force(size_t p, const double *t, size_t s, size_t i, double sofar)
-{
-	if (i == p - 1) {
-		double x = t[i] * (double)s;
-		return x > sofar ? x : sofar;
-	}
-	double best = INFINITY;
-	for (size_t k = 0; k <= s; k++) {
-		double x = t[i] * (double)k;
-		double m = brute_force(p, t, s - k, i + 1, x > sofar ? x : sofar);
-		if (m < best)
-			best = m;
-	}
-	return best;
-}
-
 /* Prop 2, as the slice uses it: for every s <= B the trailing s virtual
  * processes of the pattern are an optimal allocation of s chunks. */
 static void prefix_optimal_random(void **state)
@@ -193,7 +176,7 @@ static void prefix_optimal_random(void **state)
 			for (size_t i = 0; i < p; i++)
 				if (t[i] * (double)c[i] > m)
 					m = t[i] * (double)c[i];
-			assert_true(m == brute_force(p, t, len, 0, 0.0));
+			assert_true(m == brute_force_makespan(p, t, len, 0, 0.0));
 			assert_true(s.prefix_cost[len - 1] == m / (double)len);
 		}
 		vproc_slice_free(&s);
