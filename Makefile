@@ -30,6 +30,8 @@ YAML_LIBS     = $(shell $(PKG_CONFIG) --libs yaml-0.1 2>/dev/null || echo -lyaml
 MPICH_CFLAGS  = $(shell $(PKG_CONFIG) --cflags mpich 2>/dev/null)
 MPICH_LIBS    = $(shell $(PKG_CONFIG) --libs mpich 2>/dev/null)
 SCALAPACK_LIBS = $(shell $(PKG_CONFIG) --libs scalapack-mpich 2>/dev/null)
+# vproc uses LAPACK dgesvd (000 s4.3.4): the reference LAPACK and BLAS.
+LAPACK_LIBS   = $(shell $(PKG_CONFIG) --libs lapack 2>/dev/null || echo -llapack -lblas)
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -80,7 +82,7 @@ $(OBJ)/vproc/%.o: vproc/%.c
 $(LIBVPROC): $(VPROC_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-soname,libvproc.so $(LDFLAGS) -o $@ $^ -lm
+	$(Q)$(CC) -shared -Wl,-soname,libvproc.so $(LDFLAGS) -o $@ $^ $(LAPACK_LIBS) -lm
 
 $(LIBVPROC_A): $(VPROC_OBJ)
 	@mkdir -p $(@D)
@@ -95,7 +97,7 @@ $(OBJ)/launcher/%.o: launcher/%.c
 $(BIN): $(LAUNCHER_OBJ) $(LIBVPROC_A)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(LAUNCHER_OBJ) $(LIBVPROC_A) $(YAML_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(LAUNCHER_OBJ) $(LIBVPROC_A) $(YAML_LIBS) $(LAPACK_LIBS) -lm
 
 # --- tests ----------------------------------------------------------------
 $(OBJ)/tests/%.o: tests/%.c
@@ -104,7 +106,7 @@ $(OBJ)/tests/%.o: tests/%.c
 	$(Q)$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(CFLAGS) $(CMOCKA_CFLAGS) -Ivproc -Itests -MMD -MP -c $< -o $@
 
 $(OBJ)/tests/%: $(OBJ)/tests/%.o $(LIBVPROC_A)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(CMOCKA_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # `make check` installs what is missing first, so that it works on a fresh
 # machine; the build itself then runs in a sub-make that sees the packages.

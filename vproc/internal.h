@@ -29,4 +29,7 @@ static inline void *vproc_calloc(size_t n, size_t size)
 	return calloc(n ? n : 1, size);
 }
 
+/* idx[k] = the index of the k-th smallest t (ties: lower index first). */
+vproc_status vproc_sort_indices(size_t n, const double *t, size_t *idx);
+
 #endif

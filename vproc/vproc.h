@@ -135,4 +135,144 @@ vproc_status vproc_lu_predict(size_t p, const double *t, size_t B,
 vproc_status vproc_choose_B(size_t p, const double *t, size_t cap, double tol,
                             unsigned flags, size_t *B);
 
+/* ------------------------------------------------------------------------
+ * The 2D grid allocation problem (000 s4.3): machines arranged on a p x q
+ * grid, machine (i,j) of cycle time t_ij gets r_i x c_j of the work.
+ * Maximise (sum r)(sum c) subject to r_i c_j t_ij <= 1 (Obj_2).
+ * Matrices are row-major: T[i*q + j].
+ * ------------------------------------------------------------------------ */
+
+/* grid_eval.c */
+
+/* (sum r)(sum c). */
+double vproc_grid_objective(size_t p, size_t q, const double *r, const double *c);
+
+/* sum_ij 1/t_ij: the absolute bound on the objective (000 s4.3.4, Fig 12). */
+double vproc_grid_bound(size_t n, const double *t);
+
+/* max_ij r_i c_j t_ij: <= 1 (up to rounding) for a feasible solution. */
+double vproc_grid_load(size_t p, size_t q, const double *T, const double *r,
+                       const double *c);
+
+/*
+ * vproc_grid_normalize -- 000 s4.3.4 "Computing the r_i and c_j": divide each
+ * c_j by the largest entry of column j of (r_i t_ij c_j), then each r_i by
+ * the largest entry of row i.  Afterwards every row and every column has an
+ * equality and all entries are <= 1.  r, c must be positive.
+ */
+vproc_status vproc_grid_normalize(size_t p, size_t q, const double *T, double *r, double *c);
+
+/*
+ * vproc_grid_improve -- the "correctness" argument of 000 s4.3.3 as an
+ * algorithm: while the graph of equalities r_i c_j t_ij = 1 is not
+ * connected, scale one component (rows up and columns down, or the reverse)
+ * until a new equality appears, choosing the direction that increases the
+ * objective.  Never decreases the objective; ends at a solution whose
+ * equality graph is connected (a vertex of the feasible polyhedron).
+ */
+vproc_status vproc_grid_improve(size_t p, size_t q, const double *T, double *r, double *c);
+
+/* grid_exact.c */
+
+/*
+ * vproc_grid_solve -- the optimal r, c for a fixed arrangement T.  The
+ * optimum has a connected equality graph (000 s4.3.3), so it is reached by
+ * adding rows and columns in alternating blocks, each new vertex taking the
+ * tightest value its placed neighbours allow; we enumerate those block
+ * sequences.  2 x 2 uses the closed form of 000 s4.3.3; a rank-1 T is solved
+ * directly.  Exponential in p + q: meant for p + q <= 10 or so.
+ *   obj [out] (sum r)(sum c)
+ */
+vproc_status vproc_grid_solve(size_t p, size_t q, const double *T, double *r, double *c,
+                              double *obj);
+
+/* The 2 x 2 closed form of 000 s4.3.3 (the best of r = t11/t21, t12/t22). */
+vproc_status vproc_grid_solve_2x2(const double *T, double *r, double *c, double *obj);
+
+/* 1 if T is rank 1 within relative tolerance tol (t_ij t_11 = t_i1 t_1j). */
+int vproc_grid_is_rank1(size_t p, size_t q, const double *T, double tol);
+
+typedef struct {
+	size_t p, q;
+	size_t *arr;    /* [p*q] index into t of the machine at (i,j), row-major */
+	double *r;      /* [p] */
+	double *c;      /* [q] */
+	double obj;     /* (sum r)(sum c) */
+	size_t visited; /* arrangements (exact) or iterations (heuristic) */
+} vproc_grid;
+
+vproc_status vproc_grid_init(vproc_grid *g, size_t p, size_t q);
+void vproc_grid_free(vproc_grid *g);
+
+/*
+ * vproc_grid_exact -- the optimal arrangement of the p*q machines t[0..pq-1]
+ * on a p x q grid, with its optimal r, c.  Searches the nondecreasing
+ * arrangements only (Prop 3), each with vproc_grid_solve, skipping mirror
+ * images on square grids and stopping early when the bound sum 1/t is met
+ * (a rank-1 arrangement).
+ */
+vproc_status vproc_grid_exact(size_t p, size_t q, const double *t, vproc_grid *out);
+
+/* grid_svd.c */
+
+enum {
+	VPROC_SVD_PAPER = 0,            /* 000 s4.3.4 exactly: last iterate */
+	VPROC_SVD_KEEP_BEST = 1u << 0,  /* return the best iterate, not the last */
+	VPROC_SVD_OPTIMAL_RC = 1u << 1, /* improve r, c of each arrangement (vproc_grid_improve,
+	                                 * or vproc_grid_solve when p + q <= 8) */
+	VPROC_SVD_LOCAL = 1u << 2,      /* then a local search over swaps of two machines */
+	VPROC_SVD_BEST = VPROC_SVD_KEEP_BEST | VPROC_SVD_OPTIMAL_RC | VPROC_SVD_LOCAL
+};
+
+/*
+ * vproc_grid_svd -- the heuristic of 000 s4.3.4: the sorted nondecreasing
+ * arrangement; r, c from the rank-1 approximation of (1/t_ij) by LAPACK
+ * dgesvd, normalised; iterative refinement (re-arrange the machines in the
+ * order of 1/(r_i c_j)) until the arrangement repeats.
+ *   trace     [out, optional] the objective after each step (trace_cap entries)
+ *   steps     [out, optional] how many steps ran
+ */
+vproc_status vproc_grid_svd(size_t p, size_t q, const double *t, unsigned flags,
+                            size_t max_iter, double *trace, size_t trace_cap,
+                            size_t *steps, vproc_grid *out);
+
+/* panel.c -- the Bp x Bq block panel (000 s4.1.2, s4.2.2, Figs 6, 7, 9) */
+
+typedef struct {
+	size_t p, q;          /* the grid */
+	size_t Bp, Bq;        /* virtual rows and columns of the panel */
+	size_t *R;            /* [p] virtual rows of each grid row, sum Bp */
+	size_t *C;            /* [q] virtual columns of each grid column, sum Bq */
+	size_t *row_pattern;  /* [Bp] grid row of virtual row I */
+	size_t *col_pattern;  /* [Bq] grid column of virtual column J */
+	double load;          /* max_ij R_i C_j t_ij: the time of one panel */
+	double efficiency;    /* (Bp Bq / load) / (sum r)(sum c): the integer
+	                       * panel against the rational optimum */
+} vproc_panel;
+
+/*
+ * vproc_panel_build -- turn rational shares r, c (normalised, as from
+ * vproc_grid_*) into integers R, C with sum R = Bp, sum C = Bq, every share
+ * >= 1, minimising the panel time max R_i C_j t_ij: start from the shares
+ * rounded by largest remainder, then alternately re-solve the rows for
+ * fixed C and the columns for fixed R (each a 1D problem of Alg 3.1 with the
+ * row time max_j C_j t_ij) until neither improves.  Then order the virtual
+ * rows (columns) by the 1D incremental allocation of 000 s4.2.2, each grid
+ * row (column) acting as one processor of aggregated cycle time
+ * 1 / sum_j (C_j / t_ij), with its count held to R_i (C_j), and reversed.
+ *   Bp >= p, Bq >= q.
+ */
+vproc_status vproc_panel_build(size_t p, size_t q, const double *T, const double *r,
+                               const double *c, size_t Bp, size_t Bq, vproc_panel *out);
+void vproc_panel_free(vproc_panel *pn);
+
+/*
+ * vproc_slice_quota -- the incremental allocation of 000 s3.3 with the
+ * counts fixed in advance: chunk s+1 goes to the processor of least
+ * t_i (c_i + 1) among those below quota[i]; pattern is that reversed.
+ * sum quota must equal B.  O(B p): panels are small.
+ */
+vproc_status vproc_slice_quota(size_t p, const double *t, const size_t *quota, size_t B,
+                               size_t *pattern);
+
 #endif /* VPROC_H */
