@@ -3,15 +3,133 @@
 #include <stdlib.h>
 #include <string.h>
 
+size_t hl_plan_at(const hl_plan *plan, size_t i, size_t j)
+{
+	return plan->sel[plan->grid.arr[i * plan->q + j]];
+}
+
+/* The most square p x q = n, p <= q. */
+static void square_shape(size_t n, size_t *p, size_t *q)
+{
+	size_t best = 1;
+	for (size_t k = 1; k * k <= n; k++)
+		if (n % k == 0)
+			best = k;
+	*p = best;
+	*q = n / best;
+}
+
+static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
+{
+	size_t N = cfg->nmachines;
+	plan->M = hl_config_blocks(cfg);
+	if (cfg->grid[0]) {
+		plan->p = cfg->grid[0];
+		plan->q = cfg->grid[1];
+	} else {
+		square_shape(N, &plan->p, &plan->q);
+		plan->grid_auto = 1;
+	}
+	size_t p = plan->p, q = plan->q, pq = p * q;
+	/* Resource selection: a grid smaller than the list keeps the fastest. */
+	double *all = malloc(N * sizeof *all);
+	plan->sel = malloc(pq * sizeof *plan->sel);
+	plan->tsel = malloc(pq * sizeof *plan->tsel);
+	plan->T = malloc(pq * sizeof *plan->T);
+	size_t *order = malloc(N * sizeof *order);
+	if (!all || !plan->sel || !plan->tsel || !plan->T || !order) {
+		free(all);
+		free(order);
+		diag_error(d, 0, 0, "out of memory");
+		return -1;
+	}
+	for (size_t k = 0; k < N; k++) {
+		all[k] = cfg->machines[k].cycle_time;
+		order[k] = k;
+	}
+	/* stable selection sort by cycle time: N is small for a 2D grid */
+	for (size_t a = 0; a < N; a++)
+		for (size_t b = a + 1; b < N; b++)
+			if (all[order[b]] < all[order[a]] ||
+			    (all[order[b]] == all[order[a]] && order[b] < order[a])) {
+				size_t x = order[a];
+				order[a] = order[b];
+				order[b] = x;
+			}
+	for (size_t k = 0; k < pq; k++) {
+		plan->sel[k] = order[k];
+		plan->tsel[k] = all[order[k]];
+	}
+	plan->dropped = N - pq;
+	plan->ideal = vproc_cost_ideal(N, all);
+	free(all);
+	free(order);
+
+	vproc_status st;
+	int exact = cfg->arrangement == HL_ARR_EXACT ||
+	            (cfg->arrangement == HL_ARR_AUTO && pq <= HL_EXACT_MAX && p <= 16 && q <= 16);
+	if (exact && (p > 16 || q > 16 || pq > 25)) {
+		diag_error(d, 0, 0, "arrangement: exact searches grids of at most 25 machines; "
+		           "this one is %zu x %zu (use arrangement: heuristic)", p, q);
+		return -1;
+	}
+	if (exact) {
+		plan->method = "exact";
+		st = vproc_grid_exact(p, q, plan->tsel, &plan->grid);
+	} else {
+		plan->method = "heuristic";
+		st = vproc_grid_svd(p, q, plan->tsel, VPROC_SVD_BEST, 0, NULL, 0, NULL, &plan->grid);
+	}
+	if (st != VPROC_OK) {
+		diag_error(d, 0, 0, "2D planning failed: %s", vproc_strerror(st));
+		return -1;
+	}
+	for (size_t x = 0; x < pq; x++)
+		plan->T[x] = plan->tsel[plan->grid.arr[x]];
+	plan->bound = vproc_grid_bound(pq, plan->tsel);
+
+	size_t Bp = cfg->panel[0], Bq = cfg->panel[1];
+	if (Bp == 0) {
+		size_t cap = cfg->max_procs;
+		if (cap < pq) {
+			diag_error(d, 0, 0, "max_procs = %zu is smaller than the %zu x %zu grid", cap, p, q);
+			return -1;
+		}
+		if (plan->M < p || plan->M < q) {
+			diag_error(d, 0, 0, "n = %zu, nb = %zu gives %zu block rows, fewer than the "
+			           "%zu x %zu grid needs", cfg->n, cfg->nb, plan->M, p, q);
+			return -1;
+		}
+		st = vproc_panel_choose(p, q, plan->T, plan->grid.r, plan->grid.c, cap, plan->M,
+		                        HL_B_TOLERANCE, &Bp, &Bq);
+		plan->panel_auto = 1;
+		if (st != VPROC_OK) {
+			diag_error(d, 0, 0, "cannot choose the panel: %s", vproc_strerror(st));
+			return -1;
+		}
+	}
+	if (Bp < p || Bq < q) {
+		diag_error(d, 0, 0, "panel %zu x %zu is smaller than the chosen %zu x %zu grid: "
+		           "every grid row and column needs a virtual row and column", Bp, Bq, p, q);
+		return -1;
+	}
+	st = vproc_panel_build(p, q, plan->T, plan->grid.r, plan->grid.c, Bp, Bq, &plan->panel);
+	if (st != VPROC_OK) {
+		diag_error(d, 0, 0, "panel %zu x %zu: %s", Bp, Bq, vproc_strerror(st));
+		return -1;
+	}
+	/* Per b x b block of the panel, in units of cycle_time. */
+	plan->cyclic = vproc_cost_cyclic(pq, plan->tsel);
+	plan->hetero = plan->panel.load / ((double)Bp * (double)Bq);
+	return 0;
+}
+
 int hl_plan_build(const hl_config *cfg, diag *d, hl_plan *plan)
 {
 	memset(plan, 0, sizeof *plan);
 	plan->cfg = cfg;
-	if (cfg->layout != HL_LAYOUT_1D) {
-		diag_error(d, 0, 0, "layout: 2d needs the 2D planner, which this version of "
-		           "hetlaunch does not have yet; use layout: 1d");
-		return -1;
-	}
+	if (cfg->layout == HL_LAYOUT_2D)
+		return plan_2d(cfg, d, plan);
 	size_t p = cfg->nmachines;
 	plan->t = malloc(p * sizeof *plan->t);
 	if (plan->t == NULL)
@@ -62,6 +180,11 @@ oom:
 void hl_plan_free(hl_plan *plan)
 {
 	vproc_slice_free(&plan->slice);
+	vproc_grid_free(&plan->grid);
+	vproc_panel_free(&plan->panel);
 	free(plan->t);
+	free(plan->sel);
+	free(plan->tsel);
+	free(plan->T);
 	memset(plan, 0, sizeof *plan);
 }

@@ -14,6 +14,8 @@
 
 /* The tolerance of the automatic choice of B: within 10% of the ideal. */
 #define HL_B_TOLERANCE 0.10
+/* auto arrangement: the exact search up to this many machines */
+#define HL_EXACT_MAX 12
 
 typedef struct {
 	const hl_config *cfg;
@@ -27,7 +29,23 @@ typedef struct {
 	size_t M;             /* column blocks, ceil(n / nb) */
 	double lu_hetero;     /* step-by-step LU time of the plan */
 	double lu_cyclic;     /* step-by-step LU time, one process per machine */
+
+	/* layout: 2d (000 s4) */
+	size_t p, q;          /* the grid of machines */
+	int grid_auto;        /* 1 if we chose p x q */
+	size_t *sel;          /* [p*q] the machines on the grid (config indices) */
+	double *tsel;         /* [p*q] their cycle times */
+	size_t dropped;       /* machines left out (the slowest) */
+	vproc_grid grid;      /* arrangement: grid.arr indexes sel[] */
+	const char *method;   /* "exact" or "heuristic" */
+	double *T;            /* [p*q] the arranged cycle times, row-major */
+	vproc_panel panel;
+	int panel_auto;       /* 1 if we chose Bp x Bq */
+	double bound;         /* sum 1/t over the grid's machines */
 } hl_plan;
+
+/* The machine (config index) at grid position (i, j). */
+size_t hl_plan_at(const hl_plan *plan, size_t i, size_t j);
 
 /* Returns 0, or -1 with the reason in d (exit status 2). */
 int hl_plan_build(const hl_config *cfg, diag *d, hl_plan *plan);

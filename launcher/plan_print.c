@@ -42,8 +42,111 @@ static void print_machines(const hl_plan *pl, FILE *out, int w)
 	}
 }
 
+/* Panels larger than this are summarised in the text output. */
+#define SHOW_PANEL 40
+
+static void print_text_2d(const hl_plan *pl, FILE *out)
+{
+	const hl_config *cfg = pl->cfg;
+	const vproc_panel *pn = &pl->panel;
+	size_t p = pl->p, q = pl->q;
+	int w = name_width(cfg);
+
+	fprintf(out, "hetlaunch plan: %s (%s)\n", cfg->name, cfg->file);
+	fprintf(out, "layout 2d: a %zu x %zu grid of machines (%s), arrangement %s (%s)\n", p, q,
+	        pl->grid_auto ? "chosen: the most square shape" : "given",
+	        pl->method, hl_arrangement_name(cfg->arrangement));
+	fprintf(out, "panel %zu x %zu virtual processes (%s)\n", pn->Bp, pn->Bq,
+	        pl->panel_auto ? "chosen: the smallest within 10% of the rational optimum"
+	                       : "given");
+	fprintf(out, "kernel %s, n = %zu, nb = %zu: M = %zu block rows and columns, "
+	            "BLACS grid %zu x %zu\n", hl_kernel_name(cfg->kernel), cfg->n, cfg->nb,
+	        pl->M, pn->Bp, pn->Bq);
+	if (pl->dropped) {
+		fprintf(out, "left out (the slowest, the grid has %zu places):", p * q);
+		for (size_t x = 0; x < cfg->nmachines; x++) {
+			int used = 0;
+			for (size_t k = 0; k < p * q; k++)
+				used |= pl->sel[k] == x;
+			if (!used)
+				fprintf(out, " %s", cfg->machines[x].name);
+		}
+		fputc('\n', out);
+	}
+
+	fprintf(out, "\nArrangement, cycle times and shares (000 s4.3):\n");
+	fprintf(out, "  %*s", 8, "");
+	for (size_t j = 0; j < q; j++)
+		fprintf(out, "  %*s", w, "");
+	fprintf(out, "  %10s  %5s\n", "r_i", "R_i");
+	for (size_t i = 0; i < p; i++) {
+		fprintf(out, "  row %-4zu", i);
+		for (size_t j = 0; j < q; j++)
+			fprintf(out, "  %-*s", w, cfg->machines[hl_plan_at(pl, i, j)].name);
+		fprintf(out, "  %10.6g  %5zu\n", pl->grid.r[i], pn->R[i]);
+		fprintf(out, "  %8s", "");
+		for (size_t j = 0; j < q; j++)
+			fprintf(out, "  %*.6g", w, pl->T[i * q + j]);
+		fputc('\n', out);
+	}
+	fprintf(out, "  %-8s", "c_j");
+	for (size_t j = 0; j < q; j++)
+		fprintf(out, "  %*.6g", w, pl->grid.c[j]);
+	fprintf(out, "\n  %-8s", "C_j");
+	for (size_t j = 0; j < q; j++)
+		fprintf(out, "  %*zu", w, pn->C[j]);
+	fputc('\n', out);
+
+	double obj = vproc_grid_objective(p, q, pl->grid.r, pl->grid.c);
+	fprintf(out, "\n  objective (sum r)(sum c)          %12.6g\n", obj);
+	fprintf(out, "  bound sum 1/t                      %12.6g  (objective = %.4f of it)\n",
+	        pl->bound, obj / pl->bound);
+	fprintf(out, "  integer panel efficiency           %12.4f  (Bp Bq / max R_i C_j t_ij, "
+	        "over the objective)\n", pn->efficiency);
+
+	if (pn->Bp <= SHOW_PANEL && pn->Bq <= SHOW_PANEL) {
+		fprintf(out, "\nThe panel: machine of virtual process (I, J), MPI rank I*%zu + J "
+		        "(000 Figs 7, 9):\n", pn->Bq);
+		fprintf(out, "  %5s", "");
+		for (size_t J = 0; J < pn->Bq; J++)
+			fprintf(out, " %-*zu", J + 1 < pn->Bq ? w : 0, J);
+		fputc('\n', out);
+		for (size_t I = 0; I < pn->Bp; I++) {
+			fprintf(out, "  %5zu", I);
+			for (size_t J = 0; J < pn->Bq; J++)
+				fprintf(out, " %-*s", J + 1 < pn->Bq ? w : 0,
+				        cfg->machines[hl_plan_at(pl, pn->row_pattern[I],
+				                                 pn->col_pattern[J])].name);
+			fputc('\n', out);
+		}
+	} else {
+		fprintf(out, "\nThe panel is %zu x %zu: see --json for the ranks.\n", pn->Bp, pn->Bq);
+	}
+	fprintf(out, "  row pattern (grid row of virtual row 0..%zu):", pn->Bp - 1);
+	for (size_t I = 0; I < pn->Bp; I++)
+		fprintf(out, " %zu", pn->row_pattern[I]);
+	fprintf(out, "\n  col pattern (grid column of virtual column 0..%zu):", pn->Bq - 1);
+	for (size_t J = 0; J < pn->Bq; J++)
+		fprintf(out, " %zu", pn->col_pattern[J]);
+	fputc('\n', out);
+
+	fprintf(out, "\nPredicted time per b x b block update, in units of cycle_time:\n");
+	fprintf(out, "  %-32s %12.6g\n", "ideal balance, all machines", pl->ideal);
+	char label[64];
+	snprintf(label, sizeof label, "this plan (%zu x %zu panel)", pn->Bp, pn->Bq);
+	fprintf(out, "  %-32s %12.6g  %.2f x ideal\n", label, pl->hetero, pl->hetero / pl->ideal);
+	snprintf(label, sizeof label, "cyclic, %zu x %zu, 1 per machine", p, q);
+	fprintf(out, "  %-32s %12.6g  %.2f x ideal\n", label, pl->cyclic, pl->cyclic / pl->ideal);
+	fprintf(out, "  predicted speedup over cyclic:   %12.2f  (bound %.2f)\n",
+	        pl->cyclic / pl->hetero, pl->cyclic / pl->ideal);
+}
+
 void hl_plan_print_text(const hl_plan *pl, FILE *out)
 {
+	if (pl->cfg->layout == HL_LAYOUT_2D) {
+		print_text_2d(pl, out);
+		return;
+	}
 	const hl_config *cfg = pl->cfg;
 	const vproc_slice *s = &pl->slice;
 	int w = name_width(cfg);
@@ -102,6 +205,103 @@ void hl_plan_print_text(const hl_plan *pl, FILE *out)
 		        pl->lu_cyclic / pl->lu_hetero);
 }
 
+static void json_2d(const hl_plan *pl, jw *w)
+{
+	const hl_config *cfg = pl->cfg;
+	const vproc_panel *pn = &pl->panel;
+	size_t p = pl->p, q = pl->q;
+	jw_key(w, "nprow"); jw_uint(w, pn->Bp);
+	jw_key(w, "npcol"); jw_uint(w, pn->Bq);
+	jw_key(w, "ranks");
+	jw_arr(w);
+	for (size_t I = 0; I < pn->Bp; I++)
+		for (size_t J = 0; J < pn->Bq; J++) {
+			const hl_machine *m =
+				&cfg->machines[hl_plan_at(pl, pn->row_pattern[I], pn->col_pattern[J])];
+			jw_obj(w);
+			jw_key(w, "rank"); jw_uint(w, I * pn->Bq + J);
+			jw_key(w, "machine"); jw_str(w, m->name);
+			jw_key(w, "host"); jw_str(w, m->host);
+			jw_key(w, "prow"); jw_uint(w, I);
+			jw_key(w, "pcol"); jw_uint(w, J);
+			jw_end(w);
+		}
+	jw_end(w);
+	jw_key(w, "grid");
+	jw_obj(w);
+	jw_key(w, "p"); jw_uint(w, p);
+	jw_key(w, "q"); jw_uint(w, q);
+	jw_key(w, "chosen"); jw_bool(w, pl->grid_auto);
+	jw_key(w, "method"); jw_str(w, pl->method);
+	jw_key(w, "arrangement");
+	jw_arr(w);
+	for (size_t i = 0; i < p; i++) {
+		jw_arr_inline(w);
+		for (size_t j = 0; j < q; j++)
+			jw_str(w, cfg->machines[hl_plan_at(pl, i, j)].name);
+		jw_end(w);
+	}
+	jw_end(w);
+	jw_key(w, "r");
+	jw_arr_inline(w);
+	for (size_t i = 0; i < p; i++)
+		jw_num(w, pl->grid.r[i]);
+	jw_end(w);
+	jw_key(w, "c");
+	jw_arr_inline(w);
+	for (size_t j = 0; j < q; j++)
+		jw_num(w, pl->grid.c[j]);
+	jw_end(w);
+	jw_key(w, "objective"); jw_num(w, vproc_grid_objective(p, q, pl->grid.r, pl->grid.c));
+	jw_key(w, "bound"); jw_num(w, pl->bound);
+	jw_key(w, "dropped");
+	jw_arr_inline(w);
+	for (size_t x = 0; x < cfg->nmachines; x++) {
+		int used = 0;
+		for (size_t k = 0; k < p * q; k++)
+			used |= pl->sel[k] == x;
+		if (!used)
+			jw_str(w, cfg->machines[x].name);
+	}
+	jw_end(w);
+	jw_end(w);
+	jw_key(w, "panel");
+	jw_obj(w);
+	jw_key(w, "Bp"); jw_uint(w, pn->Bp);
+	jw_key(w, "Bq"); jw_uint(w, pn->Bq);
+	jw_key(w, "chosen"); jw_bool(w, pl->panel_auto);
+	jw_key(w, "R");
+	jw_arr_inline(w);
+	for (size_t i = 0; i < p; i++)
+		jw_uint(w, pn->R[i]);
+	jw_end(w);
+	jw_key(w, "C");
+	jw_arr_inline(w);
+	for (size_t j = 0; j < q; j++)
+		jw_uint(w, pn->C[j]);
+	jw_end(w);
+	jw_key(w, "row_pattern");
+	jw_arr_inline(w);
+	for (size_t I = 0; I < pn->Bp; I++)
+		jw_uint(w, pn->row_pattern[I]);
+	jw_end(w);
+	jw_key(w, "col_pattern");
+	jw_arr_inline(w);
+	for (size_t J = 0; J < pn->Bq; J++)
+		jw_uint(w, pn->col_pattern[J]);
+	jw_end(w);
+	jw_key(w, "load"); jw_num(w, pn->load);
+	jw_key(w, "efficiency"); jw_num(w, pn->efficiency);
+	jw_end(w);
+	jw_key(w, "predicted");
+	jw_obj(w);
+	jw_key(w, "ideal"); jw_num(w, pl->ideal);
+	jw_key(w, "cyclic"); jw_num(w, pl->cyclic);
+	jw_key(w, "hetero"); jw_num(w, pl->hetero);
+	jw_key(w, "speedup"); jw_num(w, pl->cyclic / pl->hetero);
+	jw_end(w);
+}
+
 void hl_plan_print_json(const hl_plan *pl, FILE *out)
 {
 	const hl_config *cfg = pl->cfg;
@@ -134,6 +334,12 @@ void hl_plan_print_json(const hl_plan *pl, FILE *out)
 	}
 	jw_end(&w);
 
+	if (cfg->layout == HL_LAYOUT_2D) {
+		json_2d(pl, &w);
+		jw_end(&w);
+		jw_done(&w);
+		return;
+	}
 	jw_key(&w, "nprow"); jw_uint(&w, 1);
 	jw_key(&w, "npcol"); jw_uint(&w, pl->B);
 	jw_key(&w, "ranks");

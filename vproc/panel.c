@@ -198,3 +198,42 @@ out:
 		vproc_panel_free(out);
 	return st;
 }
+
+vproc_status vproc_panel_choose(size_t p, size_t q, const double *T, const double *r,
+                                const double *c, size_t cap, size_t maxdim, double tol,
+                                size_t *Bp, size_t *Bq)
+{
+	if (Bp == NULL || Bq == NULL || !isfinite(tol) || tol < 0.0 || p * q > cap ||
+	    p > maxdim || q > maxdim)
+		return VPROC_EINVAL;
+	size_t best_p = 0, best_q = 0;
+	double best_eff = -1.0;
+	int best_ok = 0;
+	for (size_t bp = p; bp <= maxdim && bp * q <= cap; bp++)
+		for (size_t bq = q; bq <= maxdim && bp * bq <= cap; bq++) {
+			vproc_panel pn;
+			vproc_status st = vproc_panel_build(p, q, T, r, c, bp, bq, &pn);
+			if (st != VPROC_OK)
+				return st;
+			double eff = pn.efficiency;
+			vproc_panel_free(&pn);
+			int ok = eff >= 1.0 - tol;
+			int better;
+			if (ok != best_ok)
+				better = ok;
+			else if (ok)   /* both good enough: the smaller panel */
+				better = bp * bq < best_p * best_q ||
+				         (bp * bq == best_p * best_q && bp + bq < best_p + best_q);
+			else
+				better = eff > best_eff * (1.0 + 1e-12);
+			if (best_p == 0 || better) {
+				best_p = bp;
+				best_q = bq;
+				best_eff = eff;
+				best_ok = ok;
+			}
+		}
+	*Bp = best_p;
+	*Bq = best_q;
+	return VPROC_OK;
+}

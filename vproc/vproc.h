@@ -267,6 +267,17 @@ vproc_status vproc_panel_build(size_t p, size_t q, const double *T, const double
 void vproc_panel_free(vproc_panel *pn);
 
 /*
+ * vproc_panel_choose -- Bp, Bq when the user gave none.  Like B in 1D, every
+ * virtual process costs memory and management, so take the smallest panel
+ * (Bp Bq, then Bp + Bq) whose efficiency is at least 1 - tol; if none under
+ * the caps does, the most efficient one.  Bp <= maxdim, Bq <= maxdim (the
+ * matrix's block rows and columns), Bp Bq <= cap.
+ */
+vproc_status vproc_panel_choose(size_t p, size_t q, const double *T, const double *r,
+                                const double *c, size_t cap, size_t maxdim, double tol,
+                                size_t *Bp, size_t *Bq);
+
+/*
  * vproc_slice_quota -- the incremental allocation of 000 s3.3 with the
  * counts fixed in advance: chunk s+1 goes to the processor of least
  * t_i (c_i + 1) among those below quota[i]; pattern is that reversed.
