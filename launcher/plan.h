@@ -15,7 +15,7 @@
 /* The tolerance of the automatic choice of B: within 10% of the ideal. */
 #define HL_B_TOLERANCE 0.10
 /* auto arrangement: the exact search up to this many machines */
-#define HL_EXACT_MAX 12
+#define HL_EXACT_MAX 16
 
 typedef struct {
 	const hl_config *cfg;

@@ -29,6 +29,8 @@ extern void dgesvd_(const char *jobu, const char *jobvt, const int *m, const int
 #define EXACT_RC_MAX 8
 /* Local search: all pairs up to this many machines, else neighbours in speed. */
 #define LOCAL_ALL_PAIRS 100
+/* Keep-best mode: stop after this many steps without a better iterate. */
+#define STALL_STEPS 25
 /* Local search: at most this many evaluations (bounds the time on big grids). */
 #define LOCAL_BUDGET 20000
 
@@ -243,7 +245,7 @@ vproc_status vproc_grid_svd(size_t p, size_t q, const double *t, unsigned flags,
 	 * so t_ij <= t_i,j+1 and t_i,q <= t_i+1,1. */
 	memcpy(arr, w.order, w.n * sizeof *arr);
 	out->obj = -1.0;
-	size_t step = 0;
+	size_t step = 0, since_best = 0;
 	for (; step < max_iter; step++) {
 		load_T(&w, arr);
 		st = rc_from_svd(&w, r, c);
@@ -254,8 +256,16 @@ vproc_status vproc_grid_svd(size_t p, size_t q, const double *t, unsigned flags,
 		double obj = vproc_grid_objective(p, q, r, c);
 		if (trace && step < trace_cap)
 			trace[step] = obj;
-		if (!(flags & VPROC_SVD_KEEP_BEST) || obj > out->obj)
+		if (!(flags & VPROC_SVD_KEEP_BEST) || obj > out->obj * (1.0 + 1e-12)) {
 			keep(out, arr, r, c, obj);
+			since_best = 0;
+		} else if (++since_best >= STALL_STEPS) {
+			/* With better r, c the refinement can cycle between a few
+			 * arrangements instead of converging: stop once it has not
+			 * found anything better for a while. */
+			step++;
+			break;
+		}
 		rearrange(&w, r, c, next);
 		if (memcmp(next, arr, w.n * sizeof *arr) == 0) {
 			step++;
