@@ -133,3 +133,19 @@ void jw_null(jw *w)
 }
 
 void jw_done(jw *w) { fputc('\n', w->f); }
+
+void jw_num_array(jw *w, const double *x, size_t n)
+{
+	jw_arr_inline(w);
+	for (size_t k = 0; k < n; k++)
+		jw_num(w, x[k]);
+	jw_end(w);
+}
+
+void jw_uint_array(jw *w, const size_t *x, size_t n)
+{
+	jw_arr_inline(w);
+	for (size_t k = 0; k < n; k++)
+		jw_uint(w, x[k]);
+	jw_end(w);
+}

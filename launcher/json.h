@@ -31,5 +31,8 @@ void jw_uint(jw *w, size_t x);
 void jw_bool(jw *w, int b);
 void jw_null(jw *w);
 void jw_done(jw *w);                /* final newline */
+/* A one-line array of n numbers (or counts). */
+void jw_num_array(jw *w, const double *x, size_t n);
+void jw_uint_array(jw *w, const size_t *x, size_t n);
 
 #endif

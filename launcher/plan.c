@@ -1,3 +1,4 @@
+#define _GNU_SOURCE   /* qsort_r */
 #include "plan.h"
 
 #include <stdlib.h>
@@ -6,6 +7,15 @@
 size_t hl_plan_at(const hl_plan *plan, size_t i, size_t j)
 {
 	return plan->sel[plan->grid.arr[i * plan->q + j]];
+}
+
+static int cmp_by_time(const void *x, const void *y, void *arg)
+{
+	const double *t = arg;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	if (t[a] != t[b])
+		return t[a] < t[b] ? -1 : 1;
+	return (a > b) - (a < b);
 }
 
 /* The most square p x q = n, p <= q. */
@@ -33,7 +43,7 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 	size_t p = plan->p, q = plan->q, pq = p * q;
 	/* Resource selection: a grid smaller than the list keeps the fastest. */
 	double *all = malloc(N * sizeof *all);
-	plan->sel = malloc(pq * sizeof *plan->sel);
+	plan->sel = malloc(N * sizeof *plan->sel);
 	plan->tsel = malloc(pq * sizeof *plan->tsel);
 	plan->T = malloc(pq * sizeof *plan->T);
 	size_t *order = malloc(N * sizeof *order);
@@ -47,19 +57,12 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 		all[k] = cfg->machines[k].cycle_time;
 		order[k] = k;
 	}
-	/* stable selection sort by cycle time: N is small for a 2D grid */
-	for (size_t a = 0; a < N; a++)
-		for (size_t b = a + 1; b < N; b++)
-			if (all[order[b]] < all[order[a]] ||
-			    (all[order[b]] == all[order[a]] && order[b] < order[a])) {
-				size_t x = order[a];
-				order[a] = order[b];
-				order[b] = x;
-			}
-	for (size_t k = 0; k < pq; k++) {
+	/* By cycle time, ties in list order, so the left-out set is stable. */
+	qsort_r(order, N, sizeof *order, cmp_by_time, all);
+	for (size_t k = 0; k < N; k++)
 		plan->sel[k] = order[k];
+	for (size_t k = 0; k < pq; k++)
 		plan->tsel[k] = all[order[k]];
-	}
 	plan->dropped = N - pq;
 	plan->ideal = vproc_cost_ideal(N, all);
 	free(all);

@@ -33,7 +33,8 @@ typedef struct {
 	/* layout: 2d (000 s4) */
 	size_t p, q;          /* the grid of machines */
 	int grid_auto;        /* 1 if we chose p x q */
-	size_t *sel;          /* [p*q] the machines on the grid (config indices) */
+	size_t *sel;          /* [nmachines] config indices by speed: the first p*q
+	                       * are on the grid, the rest were left out */
 	double *tsel;         /* [p*q] their cycle times */
 	size_t dropped;       /* machines left out (the slowest) */
 	vproc_grid grid;      /* arrangement: grid.arr indexes sel[] */

@@ -64,13 +64,8 @@ static void print_text_2d(const hl_plan *pl, FILE *out)
 	        pl->M, pn->Bp, pn->Bq);
 	if (pl->dropped) {
 		fprintf(out, "left out (the slowest, the grid has %zu places):", p * q);
-		for (size_t x = 0; x < cfg->nmachines; x++) {
-			int used = 0;
-			for (size_t k = 0; k < p * q; k++)
-				used |= pl->sel[k] == x;
-			if (!used)
-				fprintf(out, " %s", cfg->machines[x].name);
-		}
+		for (size_t k = p * q; k < cfg->nmachines; k++)
+			fprintf(out, " %s", cfg->machines[pl->sel[k]].name);
 		fputc('\n', out);
 	}
 
@@ -243,26 +238,15 @@ static void json_2d(const hl_plan *pl, jw *w)
 	}
 	jw_end(w);
 	jw_key(w, "r");
-	jw_arr_inline(w);
-	for (size_t i = 0; i < p; i++)
-		jw_num(w, pl->grid.r[i]);
-	jw_end(w);
+	jw_num_array(w, pl->grid.r, p);
 	jw_key(w, "c");
-	jw_arr_inline(w);
-	for (size_t j = 0; j < q; j++)
-		jw_num(w, pl->grid.c[j]);
-	jw_end(w);
+	jw_num_array(w, pl->grid.c, q);
 	jw_key(w, "objective"); jw_num(w, vproc_grid_objective(p, q, pl->grid.r, pl->grid.c));
 	jw_key(w, "bound"); jw_num(w, pl->bound);
 	jw_key(w, "dropped");
 	jw_arr_inline(w);
-	for (size_t x = 0; x < cfg->nmachines; x++) {
-		int used = 0;
-		for (size_t k = 0; k < p * q; k++)
-			used |= pl->sel[k] == x;
-		if (!used)
-			jw_str(w, cfg->machines[x].name);
-	}
+	for (size_t k = p * q; k < cfg->nmachines; k++)
+		jw_str(w, cfg->machines[pl->sel[k]].name);
 	jw_end(w);
 	jw_end(w);
 	jw_key(w, "panel");
@@ -271,25 +255,13 @@ static void json_2d(const hl_plan *pl, jw *w)
 	jw_key(w, "Bq"); jw_uint(w, pn->Bq);
 	jw_key(w, "chosen"); jw_bool(w, pl->panel_auto);
 	jw_key(w, "R");
-	jw_arr_inline(w);
-	for (size_t i = 0; i < p; i++)
-		jw_uint(w, pn->R[i]);
-	jw_end(w);
+	jw_uint_array(w, pn->R, p);
 	jw_key(w, "C");
-	jw_arr_inline(w);
-	for (size_t j = 0; j < q; j++)
-		jw_uint(w, pn->C[j]);
-	jw_end(w);
+	jw_uint_array(w, pn->C, q);
 	jw_key(w, "row_pattern");
-	jw_arr_inline(w);
-	for (size_t I = 0; I < pn->Bp; I++)
-		jw_uint(w, pn->row_pattern[I]);
-	jw_end(w);
+	jw_uint_array(w, pn->row_pattern, pn->Bp);
 	jw_key(w, "col_pattern");
-	jw_arr_inline(w);
-	for (size_t J = 0; J < pn->Bq; J++)
-		jw_uint(w, pn->col_pattern[J]);
-	jw_end(w);
+	jw_uint_array(w, pn->col_pattern, pn->Bq);
 	jw_key(w, "load"); jw_num(w, pn->load);
 	jw_key(w, "efficiency"); jw_num(w, pn->efficiency);
 	jw_end(w);
@@ -369,10 +341,7 @@ void hl_plan_print_json(const hl_plan *pl, FILE *out)
 		jw_str(&w, cfg->machines[s->sigma[k]].name);
 	jw_end(&w);
 	jw_key(&w, "prefix_cost");
-	jw_arr_inline(&w);
-	for (size_t k = 0; k < pl->B; k++)
-		jw_num(&w, s->prefix_cost[k]);
-	jw_end(&w);
+	jw_num_array(&w, s->prefix_cost, pl->B);
 	jw_key(&w, "counts");
 	jw_obj(&w);
 	for (size_t i = 0; i < cfg->nmachines; i++) {
