@@ -126,6 +126,13 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 	/* Per b x b block of the panel, in units of cycle_time. */
 	plan->cyclic = vproc_cost_cyclic(pq, plan->tsel);
 	plan->hetero = plan->panel.load / ((double)Bp * (double)Bq);
+	double kl;
+	st = vproc_kl_panel_time(p, q, plan->T, Bp, Bq, &kl);
+	if (st != VPROC_OK) {
+		diag_error(d, 0, 0, "Kalinov-Lastovetsky baseline: %s", vproc_strerror(st));
+		return -1;
+	}
+	plan->kl = kl / ((double)Bp * (double)Bq);
 	return 0;
 }
 

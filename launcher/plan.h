@@ -43,6 +43,7 @@ typedef struct {
 	vproc_panel panel;
 	int panel_auto;       /* 1 if we chose Bp x Bq */
 	double bound;         /* sum 1/t over the grid's machines */
+	double kl;            /* Kalinov-Lastovetsky, per block: a baseline, not runnable */
 } hl_plan;
 
 /* The machine (config index) at grid position (i, j). */

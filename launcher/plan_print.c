@@ -132,6 +132,8 @@ static void print_text_2d(const hl_plan *pl, FILE *out)
 	fprintf(out, "  %-32s %12.6g  %.2f x ideal\n", label, pl->hetero, pl->hetero / pl->ideal);
 	snprintf(label, sizeof label, "cyclic, %zu x %zu, 1 per machine", p, q);
 	fprintf(out, "  %-32s %12.6g  %.2f x ideal\n", label, pl->cyclic, pl->cyclic / pl->ideal);
+	fprintf(out, "  %-32s %12.6g  %.2f x ideal  (not a grid: stock ScaLAPACK "
+	        "cannot run it)\n", "Kalinov-Lastovetsky, same panel", pl->kl, pl->kl / pl->ideal);
 	fprintf(out, "  predicted speedup over cyclic:   %12.2f  (bound %.2f)\n",
 	        pl->cyclic / pl->hetero, pl->cyclic / pl->ideal);
 }
@@ -271,6 +273,7 @@ static void json_2d(const hl_plan *pl, jw *w)
 	jw_key(w, "cyclic"); jw_num(w, pl->cyclic);
 	jw_key(w, "hetero"); jw_num(w, pl->hetero);
 	jw_key(w, "speedup"); jw_num(w, pl->cyclic / pl->hetero);
+	jw_key(w, "kalinov_lastovetsky"); jw_num(w, pl->kl);
 	jw_end(w);
 }
 

@@ -348,6 +348,33 @@ static void panel_fig9(void **state)
 	assert_int_equal(vproc_panel_build(2, 2, T, r, c, 1, 6, &pn), VPROC_EINVAL);
 }
 
+/* Kalinov-Lastovetsky (000 s4.1.2), derived by hand.  Fig 6's rank-1 grid
+ * with a 4 x 3 panel: columns (1,3) and (2,6) split 4 rows as (3,1), times
+ * 3 and 6; the columns split 3 as (2,1): panel time 6, like the grid.  On
+ * [[1,2],[3,5]] with 8 x 6: column (1,3) -> (6,2), time 6; column (2,5) ->
+ * (6,2), time 12; columns (4,2): panel time 24.  It never beats the
+ * bound sum 1/t. */
+static void kalinov_lastovetsky(void **state)
+{
+	(void)state;
+	const double T6[4] = { 1, 2, 3, 6 }, T9[4] = { 1, 2, 3, 5 };
+	double time;
+	assert_int_equal(vproc_kl_panel_time(2, 2, T6, 4, 3, &time), VPROC_OK);
+	assert_true(time == 6.0);
+	assert_int_equal(vproc_kl_panel_time(2, 2, T9, 8, 6, &time), VPROC_OK);
+	assert_true(time == 24.0);
+	srand(5);
+	for (int trial = 0; trial < 100; trial++) {
+		double T[9];
+		for (int k = 0; k < 9; k++)
+			T[k] = rnd();
+		size_t Bp = 3 + (size_t)(rand() % 10), Bq = 3 + (size_t)(rand() % 10);
+		assert_int_equal(vproc_kl_panel_time(3, 3, T, Bp, Bq, &time), VPROC_OK);
+		/* no distribution of Bp Bq blocks beats the perfect balance */
+		assert_true((double)Bp * (double)Bq / time <= vproc_grid_bound(9, T) * (1 + 1e-12));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +387,7 @@ int main(void)
 		cmocka_unit_test(rank1),
 		cmocka_unit_test(panel_fig6),
 		cmocka_unit_test(panel_fig9),
+		cmocka_unit_test(kalinov_lastovetsky),
 	};
 	return cmocka_run_group_tests_name("grid (000 s4.1-4.3)", tests, NULL, NULL);
 }

@@ -237,3 +237,43 @@ vproc_status vproc_panel_choose(size_t p, size_t q, const double *T, const doubl
 	*Bq = best_q;
 	return VPROC_OK;
 }
+
+vproc_status vproc_kl_panel_time(size_t p, size_t q, const double *T, size_t Bp, size_t Bq,
+                                 double *time)
+{
+	if (time == NULL || p == 0 || q == 0)
+		return VPROC_EINVAL;
+	vproc_status st = vproc_check_times(p * q, T);
+	if (st != VPROC_OK)
+		return st;
+	double *col = vproc_calloc(p, sizeof *col), *tau = vproc_calloc(q, sizeof *tau);
+	size_t *n = vproc_calloc(p > q ? p : q, sizeof *n);
+	if (!col || !tau || !n) {
+		st = VPROC_ENOMEM;
+		goto out;
+	}
+	/* 1D inside each column, then 1D across the columns, each column
+	 * weighted by its own best time (000 s4.1.2). */
+	for (size_t j = 0; j < q && st == VPROC_OK; j++) {
+		for (size_t i = 0; i < p; i++)
+			col[i] = T[i * q + j];
+		st = vproc_chunks_optimal(p, col, Bp, n);
+		tau[j] = vproc_chunks_makespan(p, col, n);
+	}
+	if (st != VPROC_OK)
+		goto out;
+	/* tau_j can be 0 only when Bp is 0; Alg 3.1 needs positive times. */
+	for (size_t j = 0; j < q; j++)
+		if (!(tau[j] > 0.0)) {
+			st = VPROC_EINVAL;
+			goto out;
+		}
+	st = vproc_chunks_optimal(q, tau, Bq, n);
+	if (st == VPROC_OK)
+		*time = vproc_chunks_makespan(q, tau, n);
+out:
+	free(col);
+	free(tau);
+	free(n);
+	return st;
+}

@@ -278,6 +278,18 @@ vproc_status vproc_panel_choose(size_t p, size_t q, const double *T, const doubl
                                 size_t *Bp, size_t *Bq);
 
 /*
+ * vproc_kl_panel_time -- the heterogeneous block-cyclic distribution of
+ * Kalinov and Lastovetsky (000 s4.1.2, Fig 8), as a predicted-cost baseline
+ * only: it is not a grid (a processor may have two west neighbours), so
+ * stock ScaLAPACK cannot run it.  Each grid column j shares the Bp panel
+ * rows among its machines by Alg 3.1 (time tau_j = max_i n_ij t_ij), then
+ * the columns share the Bq panel columns by Alg 3.1 on the tau_j.
+ *   time [out] the panel time max_j C_j tau_j (divide by Bp Bq per block)
+ */
+vproc_status vproc_kl_panel_time(size_t p, size_t q, const double *T, size_t Bp, size_t Bq,
+                                 double *time);
+
+/*
  * vproc_slice_quota -- the incremental allocation of 000 s3.3 with the
  * counts fixed in advance: chunk s+1 goes to the processor of least
  * t_i (c_i + 1) among those below quota[i]; pattern is that reversed.
