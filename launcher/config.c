@@ -461,7 +461,8 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 	rc |= check_duplicate_keys(d, root);
 
 	const yt_node *machines = NULL, *B = NULL, *grid = NULL, *panel = NULL, *arr = NULL,
-	              *args = NULL, *program = NULL, *alloc = NULL, *nbv = NULL, *nv = NULL;
+	              *args = NULL, *program = NULL, *alloc = NULL, *nbv = NULL, *nv = NULL,
+	              *comm = NULL;
 	for (size_t i = 0; i < root->n; i++) {
 		const yt_node *key = root->items[2 * i], *v = root->items[2 * i + 1];
 		const char *s = key->kind == YT_SCALAR ? key->value : "";
@@ -550,14 +551,18 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 					rc = -1;
 				}
 			}
+		} else if (strcmp(s, "comm_cost") == 0) {
+			comm = v;
+			if (get_positive(d, s, v, &cfg->comm_cost) < 0)
+				rc = -1;
 		} else if (strcmp(s, "emulate") == 0) {
 			if (get_bool(d, s, v, &cfg->emulate) < 0)
 				rc = -1;
 		} else {
 			diag_error(d, key->line, key->col,
 			           "unknown key \"%s\" (allowed: name, machines, layout, B, grid, panel, "
-			           "arrangement, kernel, allocation, n, nb, max_procs, program, args, "
-			           "emulate)", s);
+			           "arrangement, kernel, allocation, n, nb, max_procs, comm_cost, program, "
+			           "args, emulate)", s);
 			rc = -1;
 		}
 	}
@@ -571,9 +576,9 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 
 	/* Keys that belong to one layout or kernel only. */
 	if (cfg->layout == HL_LAYOUT_1D) {
-		const yt_node *two_d[] = { grid, panel, arr };
-		const char *names[] = { "grid", "panel", "arrangement" };
-		for (int i = 0; i < 3; i++)
+		const yt_node *two_d[] = { grid, panel, arr, comm };
+		const char *names[] = { "grid", "panel", "arrangement", "comm_cost" };
+		for (int i = 0; i < 4; i++)
 			if (two_d[i]) {
 				diag_error(d, two_d[i]->line, two_d[i]->col,
 				           "%s is for layout: 2d (this file is layout: 1d)", names[i]);

@@ -50,6 +50,8 @@ typedef struct {
 	char **args;             /* NULL-terminated; kernel exec */
 	size_t nargs;
 	int emulate;
+	double comm_cost;        /* 2d: time to send one b x b block, in cycle_time
+	                          * units; 0: the fastest machine's cycle time */
 } hl_config;
 
 /*

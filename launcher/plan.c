@@ -1,6 +1,7 @@
 #define _GNU_SOURCE   /* qsort_r */
 #include "plan.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,17 +19,6 @@ static int cmp_by_time(const void *x, const void *y, void *arg)
 	return (a > b) - (a < b);
 }
 
-/* The most square p x q = n, p <= q. */
-static void square_shape(size_t n, size_t *p, size_t *q)
-{
-	size_t best = 1;
-	for (size_t k = 1; k * k <= n; k++)
-		if (n % k == 0)
-			best = k;
-	*p = best;
-	*q = n / best;
-}
-
 static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 {
 	size_t N = cfg->nmachines;
@@ -37,7 +27,32 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 		plan->p = cfg->grid[0];
 		plan->q = cfg->grid[1];
 	} else {
-		square_shape(N, &plan->p, &plan->q);
+		double *t = malloc(N * sizeof *t);
+		if (t == NULL) {
+			diag_error(d, 0, 0, "out of memory");
+			return -1;
+		}
+		double fastest = INFINITY;
+		for (size_t k = 0; k < N; k++) {
+			t[k] = cfg->machines[k].cycle_time;
+			if (t[k] < fastest)
+				fastest = t[k];
+		}
+		plan->beta = cfg->comm_cost > 0 ? cfg->comm_cost : fastest;
+		vproc_status st = N > HL_SHAPE_MAX ? VPROC_EINVAL
+		                  : vproc_grid_choose_shape(N, t, plan->M, plan->beta, &plan->shape);
+		free(t);
+		if (N > HL_SHAPE_MAX) {
+			diag_error(d, 0, 0, "%zu machines: hetlaunch chooses the grid for at most %d; "
+			           "give grid: [p, q]", N, HL_SHAPE_MAX);
+			return -1;
+		}
+		if (st != VPROC_OK) {
+			diag_error(d, 0, 0, "cannot choose the grid: %s", vproc_strerror(st));
+			return -1;
+		}
+		plan->p = plan->shape.p;
+		plan->q = plan->shape.q;
 		plan->grid_auto = 1;
 	}
 	size_t p = plan->p, q = plan->q, pq = p * q;

@@ -16,6 +16,8 @@
 #define HL_B_TOLERANCE 0.10
 /* auto arrangement: the exact search up to this many machines */
 #define HL_EXACT_MAX 16
+/* the grid is chosen for at most this many machines */
+#define HL_SHAPE_MAX 64
 
 typedef struct {
 	const hl_config *cfg;
@@ -33,6 +35,8 @@ typedef struct {
 	/* layout: 2d (000 s4) */
 	size_t p, q;          /* the grid of machines */
 	int grid_auto;        /* 1 if we chose p x q */
+	vproc_shape shape;    /* the prediction that chose it (grid_auto) */
+	double beta;          /* comm_cost used */
 	size_t *sel;          /* [nmachines] config indices by speed: the first p*q
 	                       * are on the grid, the rest were left out */
 	double *tsel;         /* [p*q] their cycle times */

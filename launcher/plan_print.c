@@ -54,8 +54,12 @@ static void print_text_2d(const hl_plan *pl, FILE *out)
 
 	fprintf(out, "hetlaunch plan: %s (%s)\n", cfg->name, cfg->file);
 	fprintf(out, "layout 2d: a %zu x %zu grid of machines (%s), arrangement %s (%s)\n", p, q,
-	        pl->grid_auto ? "chosen: the most square shape" : "given",
+	        pl->grid_auto ? "chosen by predicted LU time" : "given",
 	        pl->method, hl_arrangement_name(cfg->arrangement));
+	if (pl->grid_auto)
+		fprintf(out, "grid prediction for M = %zu: compute M^3/(3 obj) = %.6g + "
+		        "communication %.6g M^2 (1/p + 1/q)/2 = %.6g, in cycle_time units\n",
+		        pl->M, pl->shape.compute, pl->beta, pl->shape.comm);
 	fprintf(out, "panel %zu x %zu virtual processes (%s)\n", pn->Bp, pn->Bq,
 	        pl->panel_auto ? "chosen: the smallest within 10% of the rational optimum"
 	                       : "given");
@@ -230,6 +234,15 @@ static void json_2d(const hl_plan *pl, jw *w)
 	jw_key(w, "q"); jw_uint(w, q);
 	jw_key(w, "chosen"); jw_bool(w, pl->grid_auto);
 	jw_key(w, "method"); jw_str(w, pl->method);
+	if (pl->grid_auto) {
+		jw_key(w, "prediction");
+		jw_obj(w);
+		jw_key(w, "comm_cost"); jw_num(w, pl->beta);
+		jw_key(w, "compute"); jw_num(w, pl->shape.compute);
+		jw_key(w, "comm"); jw_num(w, pl->shape.comm);
+		jw_key(w, "time"); jw_num(w, pl->shape.time);
+		jw_end(w);
+	}
 	jw_key(w, "arrangement");
 	jw_arr(w);
 	for (size_t i = 0; i < p; i++) {

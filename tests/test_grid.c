@@ -375,6 +375,38 @@ static void kalinov_lastovetsky(void **state)
 	}
 }
 
+/* The grid shape: with free communication a 1 x n row balances perfectly;
+ * the papers' 3 x 3 wins on Table 3 once sending a block costs as much as
+ * updating one on the fastest machine; with 7 equal machines and costly
+ * communication, dropping one for a 2 x 3 grid pays (hand-computed for
+ * M = 64: 1 x 7 = 64^3/21 + 10 * 64^2 * (1 + 1/7)/2 = 35889, 2 x 3 =
+ * 64^3/18 + 10 * 64^2 * (1/2 + 1/3)/2 = 31630), while at beta = 1 the row
+ * still wins (14824 against 16270). */
+static void grid_shape(void **state)
+{
+	(void)state;
+	const double speed[9] = { 362, 357, 357, 305, 250, 134, 287, 284, 128 };
+	double t[9];
+	for (int k = 0; k < 9; k++)
+		t[k] = 1.0 / speed[k];
+	vproc_shape s;
+	assert_int_equal(vproc_grid_choose_shape(9, t, 64, 0.0, &s), VPROC_OK);
+	assert_int_equal(s.p, 1);
+	assert_int_equal(s.q, 9);
+	assert_true(fabs(s.obj - vproc_grid_bound(9, t)) < 1e-9 * s.obj);
+	assert_int_equal(vproc_grid_choose_shape(9, t, 64, 1.0 / 362, &s), VPROC_OK);
+	assert_int_equal(s.p, 3);
+	assert_int_equal(s.q, 3);
+	const double same[7] = { 1, 1, 1, 1, 1, 1, 1 };
+	assert_int_equal(vproc_grid_choose_shape(7, same, 64, 10.0, &s), VPROC_OK);
+	assert_int_equal(s.p * 10 + s.q, 23);
+	assert_printed(s.time, 31630, 0);
+	assert_int_equal(vproc_grid_choose_shape(7, same, 64, 1.0, &s), VPROC_OK);
+	assert_int_equal(s.p * 10 + s.q, 17);
+	assert_printed(s.time, 14824, 0);
+	assert_int_equal(vproc_grid_choose_shape(7, same, 64, -1.0, &s), VPROC_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +420,7 @@ int main(void)
 		cmocka_unit_test(panel_fig6),
 		cmocka_unit_test(panel_fig9),
 		cmocka_unit_test(kalinov_lastovetsky),
+		cmocka_unit_test(grid_shape),
 	};
 	return cmocka_run_group_tests_name("grid (000 s4.1-4.3)", tests, NULL, NULL);
 }

@@ -236,6 +236,31 @@ vproc_status vproc_grid_svd(size_t p, size_t q, const double *t, unsigned flags,
                             size_t max_iter, double *trace, size_t trace_cap,
                             size_t *steps, vproc_grid *out);
 
+/* grid_shape.c -- which machines, on which p x q grid (000 s4.3.1: p x q <= n) */
+
+typedef struct {
+	size_t p, q;      /* the grid: the p*q fastest machines */
+	double obj;       /* (sum r)(sum c) of its arrangement */
+	double compute;   /* M^3 / (3 obj): the updates of an LU of M blocks */
+	double comm;      /* beta M^2 (1/p + 1/q) / 2: its panel broadcasts */
+	double time;      /* compute + comm */
+} vproc_shape;
+
+/*
+ * vproc_grid_choose_shape -- the grid with the least predicted LU time over
+ * every k <= n fastest machines and every p x q = k (p <= q).  A 1 x k grid
+ * always balances perfectly, but every process then receives whole pivot
+ * panels; a square grid receives 1/p + 1/q of them.  The model, in units of
+ * cycle_time for an LU of M x M blocks: compute M^3 / (3 obj) (the
+ * trailing updates, sum_k (M-k)^2, at the grid's rate obj), plus
+ * communication beta M^2 (1/p + 1/q) / 2, beta the time to send one b x b
+ * block.  Small grids (k <= 9) are arranged exactly, others by the
+ * heuristic with all our refinements.  n <= 64.
+ *   best [out]
+ */
+vproc_status vproc_grid_choose_shape(size_t n, const double *t, size_t M, double beta,
+                                     vproc_shape *best);
+
 /* panel.c -- the Bp x Bq block panel (000 s4.1.2, s4.2.2, Figs 6, 7, 9) */
 
 typedef struct {
