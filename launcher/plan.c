@@ -1,7 +1,6 @@
 #define _GNU_SOURCE   /* qsort_r */
 #include "plan.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,30 +22,33 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 {
 	size_t N = cfg->nmachines;
 	plan->M = hl_config_blocks(cfg);
+	/* The machines by cycle time, ties in list order, so that the set left
+	 * out of a smaller grid is stable. */
+	plan->t = malloc(N * sizeof *plan->t);
+	plan->sel = malloc(N * sizeof *plan->sel);
+	if (!plan->t || !plan->sel) {
+		diag_error(d, 0, 0, "out of memory");
+		return -1;
+	}
+	for (size_t k = 0; k < N; k++) {
+		plan->t[k] = cfg->machines[k].cycle_time;
+		plan->sel[k] = k;
+	}
+	qsort_r(plan->sel, N, sizeof *plan->sel, cmp_by_time, plan->t);
+	plan->ideal = vproc_cost_ideal(N, plan->t);
+
 	if (cfg->grid[0]) {
 		plan->p = cfg->grid[0];
 		plan->q = cfg->grid[1];
 	} else {
-		double *t = malloc(N * sizeof *t);
-		if (t == NULL) {
-			diag_error(d, 0, 0, "out of memory");
-			return -1;
-		}
-		double fastest = INFINITY;
-		for (size_t k = 0; k < N; k++) {
-			t[k] = cfg->machines[k].cycle_time;
-			if (t[k] < fastest)
-				fastest = t[k];
-		}
-		plan->beta = cfg->comm_cost > 0 ? cfg->comm_cost : fastest;
-		vproc_status st = N > HL_SHAPE_MAX ? VPROC_EINVAL
-		                  : vproc_grid_choose_shape(N, t, plan->M, plan->beta, &plan->shape);
-		free(t);
 		if (N > HL_SHAPE_MAX) {
 			diag_error(d, 0, 0, "%zu machines: hetlaunch chooses the grid for at most %d; "
 			           "give grid: [p, q]", N, HL_SHAPE_MAX);
 			return -1;
 		}
+		plan->beta = cfg->comm_cost > 0 ? cfg->comm_cost : plan->t[plan->sel[0]];
+		vproc_status st = vproc_grid_choose_shape(N, plan->t, plan->M, plan->beta,
+		                                          &plan->shape);
 		if (st != VPROC_OK) {
 			diag_error(d, 0, 0, "cannot choose the grid: %s", vproc_strerror(st));
 			return -1;
@@ -57,35 +59,19 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 	}
 	size_t p = plan->p, q = plan->q, pq = p * q;
 	/* Resource selection: a grid smaller than the list keeps the fastest. */
-	double *all = malloc(N * sizeof *all);
-	plan->sel = malloc(N * sizeof *plan->sel);
 	plan->tsel = malloc(pq * sizeof *plan->tsel);
 	plan->T = malloc(pq * sizeof *plan->T);
-	size_t *order = malloc(N * sizeof *order);
-	if (!all || !plan->sel || !plan->tsel || !plan->T || !order) {
-		free(all);
-		free(order);
+	if (!plan->tsel || !plan->T) {
 		diag_error(d, 0, 0, "out of memory");
 		return -1;
 	}
-	for (size_t k = 0; k < N; k++) {
-		all[k] = cfg->machines[k].cycle_time;
-		order[k] = k;
-	}
-	/* By cycle time, ties in list order, so the left-out set is stable. */
-	qsort_r(order, N, sizeof *order, cmp_by_time, all);
-	for (size_t k = 0; k < N; k++)
-		plan->sel[k] = order[k];
 	for (size_t k = 0; k < pq; k++)
-		plan->tsel[k] = all[order[k]];
+		plan->tsel[k] = plan->t[plan->sel[k]];
 	plan->dropped = N - pq;
-	plan->ideal = vproc_cost_ideal(N, all);
-	free(all);
-	free(order);
 
 	vproc_status st;
 	int exact = cfg->arrangement == HL_ARR_EXACT ||
-	            (cfg->arrangement == HL_ARR_AUTO && pq <= HL_EXACT_MAX && p <= 16 && q <= 16);
+	            (cfg->arrangement == HL_ARR_AUTO && pq <= HL_EXACT_MAX);
 	/* 4 x 4 takes 0.4 s, 4 x 5 six minutes (make bench; bench_grid --big). */
 	if (exact && pq > 20) {
 		diag_error(d, 0, 0, "arrangement: exact searches grids of at most 20 machines "

@@ -21,7 +21,7 @@
 
 typedef struct {
 	const hl_config *cfg;
-	double *t;            /* [nmachines] cycle times, in list order */
+	double *t;            /* [nmachines] cycle times, in list order (both layouts) */
 	size_t B;
 	int B_auto;           /* 1 if we chose B */
 	vproc_slice slice;

@@ -97,6 +97,13 @@ static double panel_load(size_t p, size_t q, const double *T, const size_t *R, c
 	return m;
 }
 
+/* t of line k against line l of the other side: row k, column l when
+ * rows is set, else column k, row l.  Lets one loop serve both axes. */
+static double cell(const double *T, size_t q, int rows, size_t k, size_t l)
+{
+	return rows ? T[k * q + l] : T[l * q + k];
+}
+
 /* The best shares of one side for the other side fixed: a 1D problem
  * (Alg 3.1) where line k costs max over the other side of share * t. */
 static vproc_status resolve_side(size_t p, size_t q, const double *T, int rows,
@@ -106,7 +113,7 @@ static vproc_status resolve_side(size_t p, size_t q, const double *T, int rows,
 	for (size_t k = 0; k < n; k++) {
 		double x = 0.0;
 		for (size_t l = 0; l < m; l++) {
-			double t = rows ? T[k * q + l] : T[l * q + k];
+			double t = cell(T, q, rows, k, l);
 			if ((double)other[l] * t > x)
 				x = (double)other[l] * t;
 		}
@@ -114,6 +121,21 @@ static vproc_status resolve_side(size_t p, size_t q, const double *T, int rows,
 		out[k] = 1;
 	}
 	return vproc_chunks_complete(n, tau, B, out);
+}
+
+/* 000 s4.2.2: a grid line works like its virtual processes on the other
+ * side's machines together, i.e. one processor of cycle time
+ * 1 / sum_l (share_l / t_kl) (Fig 9: 3/20 and 5/17). */
+static void aggregate_side(size_t p, size_t q, const double *T, int rows,
+                           const size_t *other, double *agg)
+{
+	size_t n = rows ? p : q, m = rows ? q : p;
+	for (size_t k = 0; k < n; k++) {
+		double s = 0.0;
+		for (size_t l = 0; l < m; l++)
+			s += (double)other[l] / cell(T, q, rows, k, l);
+		agg[k] = 1.0 / s;
+	}
 }
 
 vproc_status vproc_panel_build(size_t p, size_t q, const double *T, const double *r,
@@ -164,29 +186,17 @@ vproc_status vproc_panel_build(size_t p, size_t q, const double *T, const double
 	double obj = vproc_grid_objective(p, q, r, c) / vproc_grid_load(p, q, T, r, c);
 	out->efficiency = (double)Bp * (double)Bq / out->load / obj;
 
-	/* 000 s4.2.2: grid column j works like its R_i virtual rows on
-	 * machines t_ij together, i.e. one processor of cycle time
-	 * 1 / sum_i (R_i / t_ij) (Fig 9: 3/20 and 5/17); likewise grid row i,
-	 * 1 / sum_j (C_j / t_ij). */
+	/* Order rows and columns by the 1D incremental allocation over the
+	 * aggregated cycle times, counts held to R and C. */
 	double *agg = vproc_calloc(n, sizeof *agg);
 	if (agg == NULL) {
 		st = VPROC_ENOMEM;
 		goto out;
 	}
-	for (size_t j = 0; j < q; j++) {
-		double s = 0.0;
-		for (size_t i = 0; i < p; i++)
-			s += (double)out->R[i] / T[i * q + j];
-		agg[j] = 1.0 / s;
-	}
+	aggregate_side(p, q, T, 0, out->R, agg);
 	st = vproc_slice_quota(q, agg, out->C, Bq, out->col_pattern);
 	if (st == VPROC_OK) {
-		for (size_t i = 0; i < p; i++) {
-			double s = 0.0;
-			for (size_t j = 0; j < q; j++)
-				s += (double)out->C[j] / T[i * q + j];
-			agg[i] = 1.0 / s;
-		}
+		aggregate_side(p, q, T, 1, out->C, agg);
 		st = vproc_slice_quota(p, agg, out->R, Bp, out->row_pattern);
 	}
 	free(agg);
