@@ -248,7 +248,7 @@ static int check_duplicate_keys(diag *d, const yt_node *map)
 /* -------------------------------------------------------------- machines */
 
 typedef struct {
-	const yt_node *name, *host, *cycle_time, *speed, *count;
+	const yt_node *name, *host, *cycle_time, *speed, *count, *latency, *bandwidth;
 } machine_keys;
 
 static int read_machine_keys(diag *d, const yt_node *m, machine_keys *k)
@@ -273,10 +273,14 @@ static int read_machine_keys(diag *d, const yt_node *m, machine_keys *k)
 			k->speed = val;
 		else if (strcmp(s, "count") == 0)
 			k->count = val;
+		else if (strcmp(s, "latency_us") == 0)
+			k->latency = val;
+		else if (strcmp(s, "bandwidth_mbps") == 0)
+			k->bandwidth = val;
 		else {
 			diag_error(d, key->line, key->col,
 			           "machines: unknown key \"%s\" (allowed: name, host, cycle_time, "
-			           "speed, count)", s);
+			           "speed, count, latency_us, bandwidth_mbps)", s);
 			rc = -1;
 		}
 	}
@@ -340,6 +344,10 @@ static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 		}
 		if (k.count && get_size(d, "count", k.count, 1, MAX_COUNT, &counts[i]) < 0)
 			rc = -1;
+		if (k.latency && get_positive(d, "latency_us", k.latency, &x) < 0)
+			rc = -1;
+		if (k.bandwidth && get_positive(d, "bandwidth_mbps", k.bandwidth, &x) < 0)
+			rc = -1;
 		total += counts[i];
 	}
 	if (seen_ct && seen_speed) {
@@ -374,6 +382,11 @@ static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 		read_machine_keys(d, m, &k);   /* known to succeed now */
 		double val;
 		get_positive(d, "", k.cycle_time ? k.cycle_time : k.speed, &val);
+		double lat = 0.0, bw = 0.0;
+		if (k.latency)
+			get_positive(d, "", k.latency, &lat);
+		if (k.bandwidth)
+			get_positive(d, "", k.bandwidth, &bw);
 		for (size_t j = 0; j < counts[i]; j++) {
 			hl_machine *hm = &cfg->machines[cfg->nmachines++];
 			size_t len = strlen(k.name->value) + 24;
@@ -389,6 +402,8 @@ static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 				goto oom;
 			hm->speed = k.speed ? val : 0.0;
 			hm->cycle_time = k.speed ? 1.0 / val : val;
+			hm->latency_us = lat;
+			hm->bandwidth_mbps = bw;
 			hm->loc.line = m->line;
 			hm->loc.col = m->col;
 		}
@@ -421,6 +436,86 @@ static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 oom:
 	free(counts);
 	return -1;
+}
+
+/* ------------------------------------------------------------- emulate */
+
+/* emulate: true | false | {mflops, cycle_time, latency_us, bandwidth_mbps,
+ * network: switch|bus} */
+static int load_emulate(diag *d, const yt_node *v, hl_emulation *e)
+{
+	if (v->kind == YT_SCALAR)
+		return get_bool(d, "emulate", v, &e->on);
+	if (v->kind != YT_MAP) {
+		diag_error(d, v->line, v->col, "emulate: expected true, false or a mapping "
+		           "(mflops, cycle_time, latency_us, bandwidth_mbps, network)");
+		return -1;
+	}
+	int rc = check_duplicate_keys(d, v);
+	e->on = 1;
+	for (size_t i = 0; i < v->n; i++) {
+		const yt_node *key = v->items[2 * i], *x = v->items[2 * i + 1];
+		const char *s = key->kind == YT_SCALAR ? key->value : "";
+		int k;
+		if (strcmp(s, "mflops") == 0)
+			rc |= get_positive(d, "emulate: mflops", x, &e->mflops);
+		else if (strcmp(s, "cycle_time") == 0)
+			rc |= get_positive(d, "emulate: cycle_time", x, &e->cycle_time);
+		else if (strcmp(s, "latency_us") == 0)
+			rc |= get_positive(d, "emulate: latency_us", x, &e->latency_us);
+		else if (strcmp(s, "bandwidth_mbps") == 0)
+			rc |= get_positive(d, "emulate: bandwidth_mbps", x, &e->bandwidth_mbps);
+		else if (strcmp(s, "network") == 0) {
+			static const char *const names[] = { "switch", "bus" };
+			if (get_enum(d, "emulate: network", x, names, 2, &k) < 0)
+				rc = -1;
+			else
+				e->bus = k;
+		} else {
+			diag_error(d, key->line, key->col,
+			           "emulate: unknown key \"%s\" (allowed: mflops, cycle_time, "
+			           "latency_us, bandwidth_mbps, network)", s);
+			rc = -1;
+		}
+	}
+	if (rc == 0 && e->cycle_time > 0.0 && e->mflops == 0.0) {
+		diag_error(d, v->line, v->col, "emulate: cycle_time needs mflops (the speed of a "
+		           "machine of that cycle time)");
+		rc = -1;
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* A string or a list of strings (an argv); the first must not look like an
+ * option. */
+static int get_argv(diag *d, const char *key, const yt_node *v, char ***out, size_t *n)
+{
+	size_t cnt = v->kind == YT_SEQ ? v->n : 1;
+	if (v->kind == YT_MAP || cnt == 0) {
+		diag_error(d, v->line, v->col, "%s: expected a string or a non-empty list of strings",
+		           key);
+		return -1;
+	}
+	char **a = calloc(cnt + 1, sizeof *a);
+	if (a == NULL)
+		return -1;
+	*out = a;
+	for (size_t j = 0; j < cnt; j++) {
+		const yt_node *x = v->kind == YT_SEQ ? v->items[j] : v;
+		if (x->kind != YT_SCALAR) {
+			diag_error(d, x->line, x->col, "%s: expected a string, got %s", key,
+			           kind_name(x));
+			return -1;
+		}
+		if (j == 0 && x->value[0] == '-') {
+			diag_error(d, x->line, x->col, "%s: \"%s\" starts with '-': the first item "
+			           "is the program", key, x->value);
+			return -1;
+		}
+		if ((a[(*n)++] = strdup(x->value)) == NULL)
+			return -1;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------- top level */
@@ -556,13 +651,20 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 			if (get_positive(d, s, v, &cfg->comm_cost) < 0)
 				rc = -1;
 		} else if (strcmp(s, "emulate") == 0) {
-			if (get_bool(d, s, v, &cfg->emulate) < 0)
+			if (load_emulate(d, v, &cfg->emu) < 0)
+				rc = -1;
+			cfg->emulate = cfg->emu.on;
+		} else if (strcmp(s, "timeout") == 0) {
+			if (get_positive(d, s, v, &cfg->timeout) < 0)
+				rc = -1;
+		} else if (strcmp(s, "mpiexec") == 0) {
+			if (get_argv(d, s, v, &cfg->mpiexec, &cfg->nmpiexec) < 0)
 				rc = -1;
 		} else {
 			diag_error(d, key->line, key->col,
 			           "unknown key \"%s\" (allowed: name, machines, layout, B, grid, panel, "
 			           "arrangement, kernel, allocation, n, nb, max_procs, comm_cost, program, "
-			           "args, emulate)", s);
+			           "args, emulate, timeout, mpiexec)", s);
 			rc = -1;
 		}
 	}
@@ -667,6 +769,10 @@ void hl_config_free(hl_config *cfg)
 		for (size_t i = 0; i < cfg->nargs; i++)
 			free(cfg->args[i]);
 	free(cfg->args);
+	if (cfg->mpiexec)
+		for (size_t i = 0; i < cfg->nmpiexec; i++)
+			free(cfg->mpiexec[i]);
+	free(cfg->mpiexec);
 	free(cfg->program);
 	free(cfg->name);
 	free(cfg->file);

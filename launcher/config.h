@@ -18,6 +18,8 @@ typedef struct {
 	char *host;          /* where MPI starts its processes */
 	double cycle_time;   /* > 0, finite; 1/speed for a speed-only list */
 	double speed;        /* as given, or 0 when cycle_time was given */
+	double latency_us;   /* emulated network: 0 = the cluster's */
+	double bandwidth_mbps;
 	hl_loc loc;          /* the list entry */
 } hl_machine;
 
@@ -25,6 +27,17 @@ typedef enum { HL_LAYOUT_1D, HL_LAYOUT_2D } hl_layout;
 typedef enum { HL_ARR_AUTO, HL_ARR_EXACT, HL_ARR_HEURISTIC } hl_arrangement;
 typedef enum { HL_KERNEL_LU, HL_KERNEL_QR, HL_KERNEL_MM, HL_KERNEL_EXEC } hl_kernel;
 typedef enum { HL_ALLOC_PLAIN, HL_ALLOC_OPTIMIZED } hl_allocation;
+
+/* emulate: true, or a mapping (issue 5; README "Emulation"). */
+typedef struct {
+	int on;
+	double mflops;          /* a machine of cycle time `cycle_time` runs at this;
+	                         * 0: chosen from this computer's measured speed */
+	double cycle_time;      /* 0: the fastest machine's */
+	double latency_us;      /* cluster default, per message; 0 = none */
+	double bandwidth_mbps;  /* cluster default, per port; 0 = infinite */
+	int bus;                /* network: bus (one shared medium) */
+} hl_emulation;
 
 #define HL_DEFAULT_N 1024
 #define HL_DEFAULT_NB 32
@@ -49,7 +62,11 @@ typedef struct {
 	char *program;           /* NULL: the kernel's default */
 	char **args;             /* NULL-terminated; kernel exec */
 	size_t nargs;
-	int emulate;
+	int emulate;             /* emu.on */
+	hl_emulation emu;
+	double timeout;          /* seconds; 0: none */
+	char **mpiexec;          /* NULL-terminated argv prefix; NULL: mpiexec.hydra */
+	size_t nmpiexec;
 	double comm_cost;        /* 2d: time to send one b x b block, in cycle_time
 	                          * units; 0: the fastest machine's cycle time */
 } hl_config;

@@ -201,3 +201,71 @@ void hl_plan_free(hl_plan *plan)
 	free(plan->T);
 	memset(plan, 0, sizeof *plan);
 }
+
+int hl_ranks_from_plan(const hl_plan *plan, hl_ranks *r)
+{
+	const hl_config *cfg = plan->cfg;
+	memset(r, 0, sizeof *r);
+	if (cfg->layout == HL_LAYOUT_2D) {
+		r->nprow = plan->panel.Bp;
+		r->npcol = plan->panel.Bq;
+	} else {
+		r->nprow = 1;
+		r->npcol = plan->B;
+	}
+	r->nranks = r->nprow * r->npcol;
+	r->machine = calloc(r->nranks, sizeof *r->machine);
+	if (r->machine == NULL)
+		return -1;
+	for (size_t I = 0; I < r->nprow; I++)
+		for (size_t J = 0; J < r->npcol; J++)
+			r->machine[I * r->npcol + J] =
+				cfg->layout == HL_LAYOUT_2D
+					? hl_plan_at(plan, plan->panel.row_pattern[I],
+					             plan->panel.col_pattern[J])
+					: plan->slice.pattern[J];
+	return 0;
+}
+
+/* What a user would run without us: one process per machine, in the order
+ * of the machine list.  In 2d the machines are those of the plan's grid
+ * (the slowest may have been left out), row-major in list order. */
+int hl_ranks_cyclic(const hl_plan *plan, hl_ranks *r)
+{
+	const hl_config *cfg = plan->cfg;
+	memset(r, 0, sizeof *r);
+	if (cfg->layout == HL_LAYOUT_2D) {
+		r->nprow = plan->p;
+		r->npcol = plan->q;
+	} else {
+		r->nprow = 1;
+		r->npcol = cfg->nmachines;
+	}
+	r->nranks = r->nprow * r->npcol;
+	r->machine = calloc(r->nranks, sizeof *r->machine);
+	if (r->machine == NULL)
+		return -1;
+	if (cfg->layout == HL_LAYOUT_1D) {
+		for (size_t k = 0; k < r->nranks; k++)
+			r->machine[k] = k;
+		return 0;
+	}
+	/* plan->sel[0 .. p*q-1] are the grid's machines; list order = sorted
+	 * config indices. */
+	for (size_t k = 0; k < r->nranks; k++)
+		r->machine[k] = plan->sel[k];
+	for (size_t k = 1; k < r->nranks; k++)
+		for (size_t j = k; j > 0 && r->machine[j - 1] > r->machine[j]; j--) {
+			size_t t = r->machine[j];
+			r->machine[j] = r->machine[j - 1];
+			r->machine[j - 1] = t;
+		}
+	return 0;
+}
+
+void hl_ranks_free(hl_ranks *r)
+{
+	free(r->machine);
+	r->machine = NULL;
+	r->nranks = 0;
+}

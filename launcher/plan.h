@@ -50,6 +50,23 @@ typedef struct {
 	double kl;            /* Kalinov-Lastovetsky, per block: a baseline, not runnable */
 } hl_plan;
 
+/*
+ * The processes of a job, in MPI rank order (BLACS row-major grid): what the
+ * host files, the tester's input file and the run all read.  Built from a
+ * plan (the heterogeneous mapping) or as the cyclic baseline (one process
+ * per machine: 1 x p for 1d, the plan's p x q machines in list order for 2d).
+ */
+typedef struct {
+	size_t nprow, npcol;  /* the BLACS grid; nranks = nprow * npcol */
+	size_t nranks;
+	size_t *machine;      /* [nranks] config index of each rank's machine */
+} hl_ranks;
+
+/* Returns 0, or -1 when out of memory. */
+int hl_ranks_from_plan(const hl_plan *plan, hl_ranks *r);
+int hl_ranks_cyclic(const hl_plan *plan, hl_ranks *r);
+void hl_ranks_free(hl_ranks *r);
+
 /* The machine (config index) at grid position (i, j). */
 size_t hl_plan_at(const hl_plan *plan, size_t i, size_t j);
 

@@ -323,4 +323,60 @@ vproc_status vproc_kl_panel_time(size_t p, size_t q, const double *T, size_t Bp,
 vproc_status vproc_slice_quota(size_t p, const double *t, const size_t *quota, size_t B,
                                size_t *pattern);
 
+/* ------------------------------------------------------------------------
+ * emulate.c -- the arithmetic of the emulated cluster (issue 5).  Times are
+ * integer nanoseconds on one clock (CLOCK_MONOTONIC in the runtime), so that
+ * the shared state can be updated with one compare-and-swap.
+ * ------------------------------------------------------------------------ */
+
+/*
+ * A machine is one processor (000 s2: "each processor P_i"); its virtual
+ * processes share it.  vproc_emu_charge books `work` ns of its time for a
+ * compute segment that became ready at `ready`: the machine serves its
+ * processes one at a time, in the order they ask (first come, first
+ * served), so siblings' compute serializes and a lone sibling gets the
+ * whole machine.
+ *   busy_until [in]  when the machine finishes what it has already booked
+ *   ready      [in]  when the segment could start (its process left MPI)
+ *   work       [in]  its emulated duration: CPU time x the machine's scale
+ *   returns    the segment's end; the caller stores it as the new busy_until
+ */
+unsigned long long vproc_emu_charge(unsigned long long busy_until, unsigned long long ready,
+                                    unsigned long long work);
+
+/* Emulated duration of a compute segment: cpu_ns x scale, rounded. */
+unsigned long long vproc_emu_work(unsigned long long cpu_ns, double scale);
+
+/*
+ * The one-port model (003 s2.2): a machine's port sends one message at a
+ * time; a message of `bytes` occupies it for bytes/bandwidth and arrives a
+ * latency later.  With a shared bus (000 s5: a 100 Mb/s hub) every port is
+ * the same port.
+ *   port_free  [in]  when the port (or the bus) finishes its booked messages
+ *   now        [in]  when the message is posted
+ *   latency_ns [in]  >= 0
+ *   bytes_per_s [in] > 0; 0 means infinite (a free network)
+ *   free_out   [out] the port's new port_free
+ *   returns    the arrival time of the message
+ */
+unsigned long long vproc_emu_send(unsigned long long port_free, unsigned long long now,
+                                  unsigned long long latency_ns, double bytes_per_s,
+                                  unsigned long long bytes, unsigned long long *free_out);
+
+/*
+ * The emulated speeds (issue 5, "absolute speed"): machine i runs at
+ * K / t_i Mflop/s.  With mflops_ref > 0, a machine of cycle time t_ref runs
+ * at mflops_ref (K = mflops_ref t_ref).  Otherwise K is the largest value
+ * with which the whole cluster asks at most half of this computer
+ * (sum_i K / t_i <= host_mflops x cores / 2) and no machine asks more than
+ * half a core (K / t_i <= host_mflops / 2).
+ *   scale [out] p factors: emulated seconds per CPU second of this host,
+ *               host_mflops t_i / K
+ *   K     [out] the constant chosen
+ * VPROC_EINVAL if a machine would be faster than this host (scale < 1):
+ * one process cannot run faster than the core it runs on.
+ */
+vproc_status vproc_emu_speeds(size_t p, const double *t, double host_mflops, unsigned cores,
+                              double mflops_ref, double t_ref, double *scale, double *K);
+
 #endif /* VPROC_H */

@@ -1,0 +1,304 @@
+/*
+ * cmd_run.c -- `hetlaunch run`, `hetlaunch FILE`, `hetlaunch compare`:
+ * parse the command line, load, plan, call run.c, print.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "diag.h"
+#include "emulation.h"
+#include "fsutil.h"
+#include "json.h"
+#include "plan.h"
+#include "run.h"
+
+enum { EXIT_JOB = 1, EXIT_USAGE = 2 };
+
+static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "hetlaunch: ");
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'hetlaunch --help'.\n");
+	return EXIT_USAGE;
+}
+
+typedef struct {
+	const char *file;
+	hl_run_opts o;
+	int json;
+	int help;
+} run_args;
+
+static int parse(const char *cmd, int argc, char **argv, run_args *a, int allow_run_opts)
+{
+	memset(a, 0, sizeof *a);
+	for (int i = 0; i < argc; i++) {
+		const char *s = argv[i];
+		if (strcmp(s, "--json") == 0)
+			a->json = 1;
+		else if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0)
+			a->help = 1;
+		else if (strcmp(s, "--quiet") == 0 || strcmp(s, "-q") == 0)
+			a->o.quiet = 1;
+		else if (strcmp(s, "--no-preload") == 0)
+			a->o.no_preload = 1;
+		else if (strcmp(s, "--out") == 0) {
+			if (i + 1 >= argc)
+				return usage("%s: --out needs a directory", cmd);
+			a->o.out_dir = argv[++i];
+		} else if (allow_run_opts && strcmp(s, "--dry-run") == 0) {
+			a->o.dry_run = 1;
+		} else if (allow_run_opts && strcmp(s, "--baseline") == 0) {
+			if (i + 1 >= argc || strcmp(argv[i + 1], "cyclic") != 0)
+				return usage("%s: --baseline takes 'cyclic'", cmd);
+			a->o.baseline = 1;
+			i++;
+		} else if (strcmp(s, "--") == 0 && i + 1 < argc && a->file == NULL) {
+			a->file = argv[++i];
+		} else if (s[0] == '-' && s[1] != '\0') {
+			return usage("%s: unknown option '%s'", cmd, s);
+		} else if (a->file == NULL) {
+			a->file = s;
+		} else {
+			return usage("%s: unexpected argument '%s'", cmd, s);
+		}
+	}
+	if (a->help)
+		return 0;
+	if (a->file == NULL)
+		return usage("%s: missing FILE", cmd);
+	return 0;
+}
+
+static void print_summary(const hl_config *cfg, const hl_run *run)
+{
+	const char *prog = cfg->program ? cfg->program : hl_tester_program(cfg->kernel);
+	const char *base = strrchr(prog, '/');
+	fprintf(stderr, "hetlaunch: %s: %s on %zu x %zu (%zu ranks, %s): %s\n", cfg->name,
+	        base ? base + 1 : prog, run->nprow, run->npcol, run->nranks,
+	        run->baseline ? "cyclic" : "hetero", run->passed ? "PASSED" : "FAILED");
+	for (size_t i = 0; i < run->results.nresults; i++) {
+		const hl_result *r = &run->results.results[i];
+		fprintf(stderr, "  n %zu nb %zu: %.3f s, %.3f Gflop/s %s\n", r->n, r->nb,
+		        r->time, r->gflops, r->check);
+	}
+	if (run->predicted_time > 0 && run->time > 0)
+		fprintf(stderr, "  predicted %.3f s at the emulated speeds; measured / predicted "
+		        "= %.2f\n", run->predicted_time, run->time / run->predicted_time);
+	if (run->emulated)
+		fprintf(stderr, "  emulation: overruns %.1f%% of the compute%s\n",
+		        100 * run->overrun_fraction,
+		        run->overrun_flagged ? " -- FLAGGED: this computer could not keep up; "
+		                               "the times are not the emulated cluster's" : "");
+	if (run->error[0])
+		fprintf(stderr, "hetlaunch: %s\n", run->error);
+	fprintf(stderr, "  run directory: %s\n", run->dir);
+}
+
+static int load(const char *file, diag *d, hl_config *cfg, hl_plan *plan)
+{
+	diag_init(d, file);
+	if (hl_config_load(file, d, cfg) < 0) {
+		diag_print(d, stderr);
+		return -1;
+	}
+	if (hl_plan_build(cfg, d, plan) < 0) {
+		diag_print(d, stderr);
+		hl_config_free(cfg);
+		return -1;
+	}
+	return 0;
+}
+
+static const char run_help[] =
+	"usage: hetlaunch run FILE [--out DIR] [--baseline cyclic] [--dry-run] [--json]\n"
+	"                          [--quiet] [--no-preload]\n"
+	"Plan, write the run directory (plan.json, hosts.mpich, the tester's input,\n"
+	"command.txt), start the MPI job, and write report.json.\n";
+
+int hl_cmd_run(int argc, char **argv)
+{
+	run_args a;
+	int rc = parse("run", argc, argv, &a, 1);
+	if (rc)
+		return rc;
+	if (a.help) {
+		fputs(run_help, stdout);
+		return 0;
+	}
+	diag d;
+	hl_config cfg;
+	hl_plan plan;
+	if (load(a.file, &d, &cfg, &plan) < 0) {
+		diag_free(&d);
+		return EXIT_USAGE;
+	}
+	hl_run run;
+	rc = hl_run_job(&cfg, &plan, &a.o, &run);
+	if (a.o.dry_run) {
+		if (rc)
+			fprintf(stderr, "hetlaunch: %s\n", run.error);
+		else
+			fprintf(stderr, "hetlaunch: dry run: files in %s\n", run.dir);
+	} else if (rc == EXIT_USAGE && run.job.log == NULL) {
+		fprintf(stderr, "hetlaunch: %s\n", run.error);
+	} else {
+		if (a.json) {
+			jw w;
+			jw_init(&w, stdout);
+			hl_run_report_json(&w, &cfg, &plan, &run);
+			jw_done(&w);
+		}
+		print_summary(&cfg, &run);
+	}
+	hl_run_free(&run);
+	hl_plan_free(&plan);
+	hl_config_free(&cfg);
+	diag_free(&d);
+	if (fflush(stdout) != 0 && rc == 0)
+		rc = EXIT_JOB;
+	return rc;
+}
+
+/* ---- compare -------------------------------------------------------------- */
+
+typedef struct {
+	const hl_config *cfg;
+	const hl_plan *plan;
+	const hl_run *cyc, *het;
+} compare_ctx;
+
+static double speedup(const hl_run *cyc, const hl_run *het)
+{
+	return cyc->time > 0 && het->time > 0 ? cyc->time / het->time : 0.0;
+}
+
+static void compare_json(jw *w, const compare_ctx *c)
+{
+	double pred = hl_predicted_speedup(c->plan);
+	double meas = speedup(c->cyc, c->het);
+	jw_obj(w);
+	jw_key(w, "name"); jw_str(w, c->cfg->name);
+	jw_key(w, "cyclic"); hl_run_report_json(w, c->cfg, c->plan, c->cyc);
+	jw_key(w, "hetero"); hl_run_report_json(w, c->cfg, c->plan, c->het);
+	jw_key(w, "speedup"); jw_num(w, meas);
+	jw_key(w, "predicted_speedup"); jw_num(w, pred);
+	jw_key(w, "fraction_of_predicted"); jw_num(w, pred > 0 ? meas / pred : 0.0);
+	jw_key(w, "passed"); jw_bool(w, c->cyc->passed && c->het->passed);
+	jw_end(w);
+}
+
+static int fill_compare(FILE *f, void *arg)
+{
+	jw w;
+	jw_init(&w, f);
+	compare_json(&w, arg);
+	jw_done(&w);
+	return 0;
+}
+
+int hl_cmd_compare(int argc, char **argv)
+{
+	run_args a;
+	int rc = parse("compare", argc, argv, &a, 0);
+	if (rc)
+		return rc;
+	if (a.help) {
+		fputs("usage: hetlaunch compare FILE [--out DIR] [--json] [--quiet]\n"
+		      "Run the cyclic baseline (one process per machine) and the plan on the\n"
+		      "same problem; print both, the measured and the predicted speedup.\n",
+		      stdout);
+		return 0;
+	}
+	diag d;
+	hl_config cfg;
+	hl_plan plan;
+	if (load(a.file, &d, &cfg, &plan) < 0) {
+		diag_free(&d);
+		return EXIT_USAGE;
+	}
+	char dir[PATH_MAX], sub[PATH_MAX + 16], err[512];
+	if (a.o.out_dir) {
+		snprintf(dir, sizeof dir, "%s", a.o.out_dir);
+	} else {
+		time_t now = time(NULL);
+		struct tm tm;
+		char stamp[32];
+		localtime_r(&now, &tm);
+		strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+		snprintf(dir, sizeof dir, "runs/%s-%s-compare", cfg.name, stamp);
+	}
+	rc = 0;
+	if (hl_mkdir_p(dir, err, sizeof err) < 0) {
+		fprintf(stderr, "hetlaunch: %s\n", err);
+		rc = EXIT_JOB;
+	}
+	/* Both runs on the same emulated speeds: measure this computer once. */
+	if (rc == 0 && cfg.emulate)
+		a.o.host_mflops = hl_host_mflops();
+	hl_run cyc, het;
+	memset(&cyc, 0, sizeof cyc);
+	memset(&het, 0, sizeof het);
+	int rc1 = 0, rc2 = 0;
+	if (rc == 0) {
+		hl_run_opts o = a.o;
+		o.baseline = 1;
+		snprintf(sub, sizeof sub, "%s/cyclic", dir);
+		o.out_dir = sub;
+		fprintf(stderr, "hetlaunch: compare 1/2: the cyclic baseline\n");
+		rc1 = hl_run_job(&cfg, &plan, &o, &cyc);
+		print_summary(&cfg, &cyc);
+		if (rc1 != EXIT_USAGE) {
+			o.baseline = 0;
+			snprintf(sub, sizeof sub, "%s/hetero", dir);
+			o.out_dir = sub;
+			fprintf(stderr, "hetlaunch: compare 2/2: the heterogeneous plan\n");
+			rc2 = hl_run_job(&cfg, &plan, &o, &het);
+			print_summary(&cfg, &het);
+		}
+		rc = rc1 ? rc1 : rc2;
+	}
+	if (rc != EXIT_USAGE && (cyc.job.log || het.job.log)) {
+		compare_ctx c = { &cfg, &plan, &cyc, &het };
+		snprintf(sub, sizeof sub, "%s/compare.json", dir);
+		if (hl_write_atomic(sub, fill_compare, &c, err, sizeof err) < 0) {
+			fprintf(stderr, "hetlaunch: %s\n", err);
+			rc = rc ? rc : EXIT_JOB;
+		}
+		double pred = hl_predicted_speedup(&plan), meas = speedup(&cyc, &het);
+		fprintf(stderr, "hetlaunch: cyclic %.3f s, hetero %.3f s: speedup %.2f, predicted %.2f "
+		        "(%.0f%% of predicted)\n", cyc.time, het.time, meas, pred,
+		        pred > 0 ? 100 * meas / pred : 0.0);
+		if (a.json) {
+			jw w;
+			jw_init(&w, stdout);
+			compare_json(&w, &c);
+			jw_done(&w);
+		}
+	} else if (rc == EXIT_USAGE) {
+		fprintf(stderr, "hetlaunch: %s\n", cyc.error[0] ? cyc.error : het.error);
+	}
+	hl_run_free(&cyc);
+	hl_run_free(&het);
+	hl_plan_free(&plan);
+	hl_config_free(&cfg);
+	diag_free(&d);
+	if (fflush(stdout) != 0 && rc == 0)
+		rc = EXIT_JOB;
+	return rc;
+}
+
+int hl_cmd_calibrate(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return usage("%s", "calibrate: not in this build yet");
+}

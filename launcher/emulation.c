@@ -1,0 +1,236 @@
+/*
+ * emulation.c -- see emulation.h.  The arithmetic is vproc/emulate.c; this
+ * module measures, creates the segment, and reads it back.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emulation.h"
+#include "runtime/shm_layout.h"
+#include "spawn.h"
+#include "vproc.h"
+
+/* Reference BLAS, Fortran calling convention. */
+extern void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
+                   const double *alpha, const double *a, const int *lda, const double *b,
+                   const int *ldb, const double *beta, double *c, const int *ldc);
+
+double hl_host_mflops(void)
+{
+	enum { N = 200 };
+	static double a[N * N], b[N * N], c[N * N];
+	for (int i = 0; i < N * N; i++) {
+		a[i] = (double)(i % 7) - 3.0;
+		b[i] = (double)(i % 5) * 0.5;
+	}
+	const int n = N;
+	const double one = 1.0, zero = 0.0;
+	/* one warm-up, then repeat until 0.3 s: the median rate of the runs */
+	dgemm_("N", "N", &n, &n, &n, &one, a, &n, b, &n, &zero, c, &n);
+	double best = 0.0, t_start = hl_now();
+	double rates[64];
+	int k = 0;
+	while (k < 64 && (hl_now() - t_start < 0.3 || k < 5)) {
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+		dgemm_("N", "N", &n, &n, &n, &one, a, &n, b, &n, &zero, c, &n);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+		double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+		if (s > 0)
+			rates[k++] = 2.0 * N * N * N / s / 1e6;
+	}
+	/* median, by insertion sort */
+	for (int i = 1; i < k; i++)
+		for (int j = i; j > 0 && rates[j - 1] > rates[j]; j--) {
+			double x = rates[j];
+			rates[j] = rates[j - 1];
+			rates[j - 1] = x;
+		}
+	best = k ? rates[k / 2] : 0.0;
+	return best;
+}
+
+static hl_emu *registered;   /* for atexit */
+
+static void cleanup_at_exit(void)
+{
+	if (registered)
+		hl_emu_destroy(registered);
+}
+
+int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, hl_emu *e,
+                  int *status, char *err, size_t errlen)
+{
+	memset(e, 0, sizeof *e);
+	*status = 2;
+	size_t p = cfg->nmachines;
+	if (p > VR_MAX_MACHINES || r->nranks > VR_MAX_RANKS) {
+		snprintf(err, errlen, "emulate: at most %d machines and %d processes on one "
+		         "computer (this plan: %zu and %zu)", VR_MAX_MACHINES, VR_MAX_RANKS, p,
+		         r->nranks);
+		return -1;
+	}
+	long nc = sysconf(_SC_NPROCESSORS_ONLN);
+	e->cores = nc > 0 ? (unsigned)nc : 1u;
+	e->host_mflops = host_mflops;
+	e->nmachines = p;
+	e->scale = calloc(p, sizeof *e->scale);
+	double *t = calloc(p, sizeof *t);
+	if (e->scale == NULL || t == NULL) {
+		free(t);
+		snprintf(err, errlen, "out of memory");
+		*status = 1;
+		return -1;
+	}
+	double tmin = cfg->machines[0].cycle_time;
+	for (size_t i = 0; i < p; i++) {
+		t[i] = cfg->machines[i].cycle_time;
+		if (t[i] < tmin)
+			tmin = t[i];
+	}
+	double tref = cfg->emu.cycle_time > 0 ? cfg->emu.cycle_time : tmin;
+	e->chosen = !(cfg->emu.mflops > 0);
+	vproc_status st = vproc_emu_speeds(p, t, host_mflops, e->cores, cfg->emu.mflops, tref,
+	                                   e->scale, &e->K);
+	free(t);
+	if (st != VPROC_OK) {
+		snprintf(err, errlen, "emulate: mflops = %g at cycle_time %g makes the fastest "
+		         "machine run at %.0f Mflop/s; this computer does %.0f Mflop/s per core, "
+		         "so it cannot emulate it (lower mflops, or leave it out to have it chosen)",
+		         cfg->emu.mflops, tref, cfg->emu.mflops * tref / tmin, host_mflops);
+		return -1;
+	}
+	*status = 1;
+	static unsigned serial;
+	snprintf(e->name, sizeof e->name, "/hetlaunch-%ld-%u", (long)getpid(), serial++);
+	int fd = shm_open(e->name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0) {
+		snprintf(err, errlen, "shm_open %s: %s", e->name, strerror(errno));
+		e->name[0] = '\0';
+		return -1;
+	}
+	if (ftruncate(fd, sizeof(vr_shm)) < 0) {
+		snprintf(err, errlen, "ftruncate %s: %s", e->name, strerror(errno));
+		close(fd);
+		shm_unlink(e->name);
+		e->name[0] = '\0';
+		return -1;
+	}
+	void *m = mmap(NULL, sizeof(vr_shm), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED) {
+		snprintf(err, errlen, "mmap %s: %s", e->name, strerror(errno));
+		shm_unlink(e->name);
+		e->name[0] = '\0';
+		return -1;
+	}
+	e->shm = m;
+	registered = e;
+	static int once;
+	if (!once++)
+		atexit(cleanup_at_exit);
+	vr_shm *s = m;   /* zero-filled by ftruncate */
+	s->magic = VR_SHM_MAGIC;
+	s->version = VR_SHM_VERSION;
+	s->nmachines = (uint32_t)p;
+	s->nranks = (uint32_t)r->nranks;
+	s->flags = cfg->emu.bus ? VR_FLAG_BUS : 0;
+	s->slack_ns = 200000;   /* 0.2 ms: a scheduler tick's worth of lateness */
+	/* Mbit/s -> bytes/s; us -> ns */
+	s->bus_latency_ns = cfg->emu.latency_us * 1e3;
+	s->bus_bytes_per_s = cfg->emu.bandwidth_mbps * 1e6 / 8.0;
+	for (size_t i = 0; i < p; i++) {
+		const hl_machine *hm = &cfg->machines[i];
+		s->machines[i].scale = e->scale[i];
+		s->machines[i].latency_ns =
+			(hm->latency_us > 0 ? hm->latency_us : cfg->emu.latency_us) * 1e3;
+		s->machines[i].bytes_per_s =
+			(hm->bandwidth_mbps > 0 ? hm->bandwidth_mbps : cfg->emu.bandwidth_mbps) *
+			1e6 / 8.0;
+	}
+	for (size_t k = 0; k < r->nranks; k++)
+		s->rank_machine[k] = (int32_t)r->machine[k];
+	*status = 0;
+	return 0;
+}
+
+void hl_emu_print_speeds(const hl_emu *e, const hl_config *cfg)
+{
+	fprintf(stderr, "hetlaunch: this computer: %.0f Mflop/s per core (DGEMM 200), %u cores; "
+	        "emulated speeds%s:", e->host_mflops, e->cores,
+	        e->chosen ? " (chosen: the cluster asks at most half of it)" : "");
+	for (size_t i = 0; i < e->nmachines; i++)
+		fprintf(stderr, " %s %.0f", cfg->machines[i].name,
+		        e->K / cfg->machines[i].cycle_time);
+	fprintf(stderr, " Mflop/s\n");
+}
+
+void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
+                   double *fraction)
+{
+	const vr_shm *s = e->shm;
+	unsigned long long work = 0, over = 0, overruns = 0;
+	jw_obj(w);
+	jw_key(w, "host_mflops"); jw_num(w, e->host_mflops);
+	jw_key(w, "cores"); jw_uint(w, e->cores);
+	jw_key(w, "K"); jw_num(w, e->K);
+	jw_key(w, "speeds_chosen"); jw_bool(w, e->chosen);
+	jw_key(w, "network");
+	jw_str(w, cfg->emu.bus ? "bus" : "switch");
+	jw_key(w, "attached"); jw_uint(w, s ? (size_t)atomic_load(&s->attached) : 0);
+	jw_key(w, "machines");
+	jw_arr(w);
+	for (size_t i = 0; i < e->nmachines; i++) {
+		const vr_machine *m = s ? &s->machines[i] : NULL;
+		jw_obj(w);
+		jw_key(w, "name"); jw_str(w, cfg->machines[i].name);
+		jw_key(w, "mflops"); jw_num(w, e->K / cfg->machines[i].cycle_time);
+		jw_key(w, "scale"); jw_num(w, e->scale[i]);
+		if (m) {
+			unsigned long long wk = atomic_load(&m->work_ns);
+			unsigned long long ov = atomic_load(&m->overrun_ns);
+			work += wk;
+			over += ov;
+			overruns += atomic_load(&m->overruns);
+			jw_key(w, "compute_s"); jw_num(w, (double)wk * 1e-9);
+			jw_key(w, "overruns"); jw_uint(w, (size_t)atomic_load(&m->overruns));
+			jw_key(w, "overrun_s"); jw_num(w, (double)ov * 1e-9);
+			jw_key(w, "messages"); jw_uint(w, (size_t)atomic_load(&m->messages));
+			jw_key(w, "bytes"); jw_uint(w, (size_t)atomic_load(&m->bytes));
+			jw_key(w, "network_s"); jw_num(w, (double)atomic_load(&m->wire_ns) * 1e-9);
+		}
+		jw_end(w);
+	}
+	jw_end(w);
+	double frac = work ? (double)over / (double)work : 0.0;
+	*flagged = frac > HL_OVERRUN_LIMIT;
+	*fraction = frac;
+	jw_key(w, "overruns"); jw_uint(w, (size_t)overruns);
+	jw_key(w, "overrun_fraction"); jw_num(w, frac);
+	jw_key(w, "overrun_flagged"); jw_bool(w, *flagged);
+	jw_end(w);
+}
+
+void hl_emu_destroy(hl_emu *e)
+{
+	if (e->shm) {
+		munmap(e->shm, sizeof(vr_shm));
+		e->shm = NULL;
+	}
+	if (e->name[0]) {
+		shm_unlink(e->name);
+		e->name[0] = '\0';
+	}
+	free(e->scale);
+	e->scale = NULL;
+	if (registered == e)
+		registered = NULL;
+}

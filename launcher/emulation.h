@@ -1,0 +1,52 @@
+/*
+ * emulation.h -- the emulated cluster, seen from hetlaunch (issue 5): the
+ * speed of this computer, the speeds and network of the emulated machines,
+ * and the shared-memory segment the ranks' runtime (libvproc.so) reads.
+ * hetlaunch creates the segment before the job and removes it after, on
+ * every exit path (hl_emu_destroy also runs from atexit).
+ */
+#ifndef HL_EMULATION_H
+#define HL_EMULATION_H
+
+#include <stddef.h>
+
+#include "config.h"
+#include "json.h"
+#include "plan.h"
+
+/* This computer's speed: DGEMM of order 200 on one core, Mflop/s. */
+double hl_host_mflops(void);
+
+typedef struct {
+	char name[64];          /* the shm name, for HETLAUNCH_SHM */
+	void *shm;              /* vr_shm, mapped */
+	double host_mflops;
+	unsigned cores;
+	double K;               /* machine i runs at K / t_i Mflop/s */
+	double *scale;          /* [nmachines] */
+	size_t nmachines;
+	int chosen;             /* K was chosen from the host's speed */
+} hl_emu;
+
+/*
+ * hl_emu_create -- compute the speeds and create the segment for these
+ * ranks.  host_mflops: this computer's (hl_host_mflops), measured once by
+ * the caller so that two runs compare on the same footing.  Returns 0, or
+ * -1 with a message in err (exit status 2 for a speed this computer cannot
+ * emulate, 1 for a system error: *status says which).
+ */
+int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, hl_emu *e,
+                  int *status, char *err, size_t errlen);
+
+/* The counters, as the "emulation" object of report.json.  overrun_limit:
+ * the fraction of booked compute above which the run is flagged. */
+#define HL_OVERRUN_LIMIT 0.02
+void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
+                   double *fraction);
+
+/* A one-line summary for the terminal. */
+void hl_emu_print_speeds(const hl_emu *e, const hl_config *cfg);
+
+void hl_emu_destroy(hl_emu *e);
+
+#endif

@@ -1,0 +1,537 @@
+/*
+ * run.c -- see run.h.  Data flows one way: the plan gives the ranks, the
+ * ranks give the host file and the tester's input, those give the command,
+ * the command gives the log, the log gives the report.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "emulation.h"
+#include "fsutil.h"
+#include "hostfile.h"
+#include "json.h"
+#include "run.h"
+
+#define DEFAULT_MPIEXEC "mpiexec.hydra"
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static int fail(hl_run *run, int status, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(hl_run *run, int status, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(run->error, sizeof run->error, fmt, ap);
+	va_end(ap);
+	run->status = status;
+	return status;
+}
+
+/* The preload beside the binary: bin/hetlaunch -> lib/libvproc.so, in the
+ * tree and after make install alike. */
+static int find_preload(char *out, size_t len)
+{
+	const char *env = getenv("HETLAUNCH_PRELOAD");
+	if (env && env[0]) {
+		snprintf(out, len, "%s", env);
+		return access(out, R_OK);
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (slash == NULL)
+		return -1;
+	*slash = '\0';
+	slash = strrchr(exe, '/');
+	if (slash == NULL)
+		return -1;
+	*slash = '\0';
+	if (snprintf(out, len, "%s/lib/libvproc.so", exe) >= (int)len)
+		return -1;
+	return access(out, R_OK);
+}
+
+double hl_predicted_speedup(const hl_plan *plan)
+{
+	if (plan->cfg->layout == HL_LAYOUT_1D && plan->lu_hetero > 0)
+		return plan->lu_cyclic / plan->lu_hetero;
+	return plan->hetero > 0 ? plan->cyclic / plan->hetero : 0.0;
+}
+
+/* ---- the files ------------------------------------------------------------ */
+
+typedef struct {
+	const hl_config *cfg;
+	const hl_plan *plan;
+	const hl_run *run;
+	char *const *argv;
+	const char *cwd;
+} fill_ctx;
+
+static int fill_plan(FILE *f, void *arg)
+{
+	const fill_ctx *c = arg;
+	hl_plan_print_json(c->plan, f);
+	return 0;
+}
+
+static int fill_dat(FILE *f, void *arg)
+{
+	const fill_ctx *c = arg;
+	return hl_tester_write_dat(c->cfg->kernel, c->cfg->n, c->cfg->nb, c->run->nprow,
+	                           c->run->npcol, f);
+}
+
+/* One line a user can paste into a POSIX shell: single quotes where needed. */
+static void print_quoted(FILE *f, const char *s)
+{
+	int plain = s[0] != '\0';
+	for (const char *p = s; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+		            "_-./=:,+@%", *p))
+			plain = 0;
+	if (plain) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (const char *p = s; *p; p++)
+		if (*p == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*p, f);
+	fputc('\'', f);
+}
+
+static int fill_command(FILE *f, void *arg)
+{
+	const fill_ctx *c = arg;
+	fprintf(f, "# run in: %s\n", c->cwd);
+	for (size_t i = 0; c->argv[i]; i++) {
+		if (i)
+			fputc(' ', f);
+		print_quoted(f, c->argv[i]);
+	}
+	fputc('\n', f);
+	return 0;
+}
+
+static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run,
+                        const hl_emu *emu);
+
+void hl_run_report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run)
+{
+	report_json(w, cfg, plan, run, NULL);
+}
+
+static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run,
+                        const hl_emu *emu)
+{
+	jw_obj(w);
+	jw_key(w, "kernel"); jw_str(w, hl_kernel_name(cfg->kernel));
+	jw_key(w, "layout"); jw_str(w, hl_layout_name(cfg->layout));
+	jw_key(w, "mapping"); jw_str(w, run->baseline ? "cyclic" : "hetero");
+	jw_key(w, "nprow"); jw_uint(w, run->nprow);
+	jw_key(w, "npcol"); jw_uint(w, run->npcol);
+	jw_key(w, "ranks"); jw_uint(w, run->nranks);
+	jw_key(w, "n"); jw_uint(w, cfg->n);
+	jw_key(w, "nb"); jw_uint(w, cfg->nb);
+	jw_key(w, "results");
+	jw_arr(w);
+	for (size_t i = 0; i < run->results.nresults; i++) {
+		const hl_result *r = &run->results.results[i];
+		jw_obj(w);
+		jw_key(w, "n"); jw_uint(w, r->n);
+		jw_key(w, "nb"); jw_uint(w, r->nb);
+		jw_key(w, "nprow"); jw_uint(w, r->nprow);
+		jw_key(w, "npcol"); jw_uint(w, r->npcol);
+		jw_key(w, "time"); jw_num(w, r->time);
+		if (isfinite(r->rate_time)) {
+			jw_key(w, "time_precise"); jw_num(w, r->rate_time);
+		}
+		jw_key(w, "gflops");
+		if (isfinite(r->gflops))
+			jw_num(w, r->gflops);
+		else
+			jw_null(w);
+		jw_key(w, "check"); jw_str(w, r->check);
+		jw_end(w);
+	}
+	jw_end(w);
+	jw_key(w, "passed"); jw_bool(w, run->passed);
+	jw_key(w, "status"); jw_uint(w, (size_t)run->status);
+	if (run->error[0]) {
+		jw_key(w, "error"); jw_str(w, run->error);
+	}
+	jw_key(w, "time"); jw_num(w, run->time);
+	jw_key(w, "predicted");
+	jw_obj(w);
+	jw_key(w, "cost"); jw_num(w, run->baseline ? plan->cyclic : plan->hetero);
+	jw_key(w, "speedup_over_cyclic"); jw_num(w, hl_predicted_speedup(plan));
+	if (run->predicted_time > 0) {
+		jw_key(w, "time"); jw_num(w, run->predicted_time);
+		if (run->time > 0) {
+			jw_key(w, "measured_over_predicted"); jw_num(w, run->time / run->predicted_time);
+		}
+	}
+	jw_end(w);
+	jw_key(w, "job");
+	jw_obj(w);
+	jw_key(w, "exit_code");
+	if (run->job.exit_code >= 0)
+		jw_uint(w, (size_t)run->job.exit_code);
+	else
+		jw_null(w);
+	jw_key(w, "signal"); jw_uint(w, (size_t)run->job.signal);
+	jw_key(w, "timed_out"); jw_bool(w, run->job.timed_out);
+	jw_key(w, "interrupted"); jw_bool(w, run->job.interrupted != 0);
+	jw_key(w, "elapsed"); jw_num(w, run->job.elapsed);
+	jw_end(w);
+	if (run->results.npassed >= 0 || run->results.nfailed >= 0) {
+		jw_key(w, "tester");
+		jw_obj(w);
+		jw_key(w, "passed_count"); jw_num(w, (double)run->results.npassed);
+		jw_key(w, "failed_count"); jw_num(w, (double)run->results.nfailed);
+		jw_key(w, "skipped_count"); jw_num(w, (double)run->results.nskipped);
+		if (run->results.error) {
+			jw_key(w, "error"); jw_str(w, run->results.error);
+		}
+		jw_end(w);
+	}
+	if (emu && emu->shm) {
+		int flagged;
+		double frac;
+		jw_key(w, "emulation");
+		hl_emu_report(emu, cfg, w, &flagged, &frac);
+	} else if (run->emulated) {
+		jw_key(w, "emulation");
+		jw_obj(w);
+		jw_key(w, "host_mflops"); jw_num(w, run->host_mflops);
+		jw_key(w, "overrun_fraction"); jw_num(w, run->overrun_fraction);
+		jw_key(w, "overrun_flagged"); jw_bool(w, run->overrun_flagged);
+		jw_end(w);
+	}
+	jw_key(w, "dir"); jw_str(w, run->dir);
+	jw_end(w);
+}
+
+typedef struct {
+	const hl_config *cfg;
+	const hl_plan *plan;
+	const hl_run *run;
+	const hl_emu *emu;
+} report_ctx;
+
+static int fill_report(FILE *f, void *arg)
+{
+	const report_ctx *c = arg;
+	jw w;
+	jw_init(&w, f);
+	report_json(&w, c->cfg, c->plan, c->run, c->emu);
+	jw_done(&w);
+	return 0;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+typedef struct {
+	char **v;
+	size_t n, cap;
+} argv_t;
+
+static int argv_push(argv_t *a, const char *s)
+{
+	if (a->n + 2 > a->cap) {
+		size_t cap = a->cap ? 2 * a->cap : 32;
+		char **v = realloc(a->v, cap * sizeof *v);
+		if (v == NULL)
+			return -1;
+		a->v = v;
+		a->cap = cap;
+	}
+	if ((a->v[a->n] = strdup(s)) == NULL)
+		return -1;
+	a->v[++a->n] = NULL;
+	return 0;
+}
+
+static int argv_pushf(argv_t *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int argv_pushf(argv_t *a, const char *fmt, ...)
+{
+	char buf[PATH_MAX + 64];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return argv_push(a, buf);
+}
+
+static void argv_free(argv_t *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	memset(a, 0, sizeof *a);
+}
+
+/* Why a job failed, from what mpiexec printed. */
+static void diagnose(hl_run *run, const hl_config *cfg, const char *program)
+{
+	const char *log = run->job.log ? run->job.log : "";
+	const char *s;
+	if (run->job.exec_failed) {
+		fail(run, 1, "cannot start %s: %s", cfg->mpiexec ? cfg->mpiexec[0] : DEFAULT_MPIEXEC,
+		     strerror(run->job.exec_failed));
+	} else if (run->job.timed_out) {
+		fail(run, 1, "the job ran longer than timeout: %g s and was ended", cfg->timeout);
+	} else if (run->job.interrupted) {
+		fail(run, 1, "interrupted: the job was ended");
+	} else if ((s = strstr(log, "execvp error on file")) != NULL) {
+		fail(run, 1, "the program could not be started on a host: %s (%.*s)", program,
+		     (int)strcspn(s, "\n"), s);
+	} else if ((s = strstr(log, "ssh: ")) != NULL || (s = strstr(log, "Could not resolve")) ||
+	           (s = strstr(log, "Connection refused")) || (s = strstr(log, "Permission denied"))) {
+		fail(run, 1, "a host could not be reached: %.*s", (int)strcspn(s, "\n"), s);
+	} else if ((s = strstr(log, "BAD TERMINATION")) != NULL) {
+		const char *pid = strstr(s, "PID ");
+		const char *code = strstr(s, "EXIT CODE:");
+		fail(run, 1, "a rank died: %.*s, %.*s", pid ? (int)strcspn(pid, "\n") : 0,
+		     pid ? pid : "", code ? (int)strcspn(code, "\n") : 0, code ? code : "");
+	} else if (run->job.exit_code != 0) {
+		fail(run, 1, "mpiexec exited with status %d%s", run->job.exit_code,
+		     run->job.signal ? " (killed by a signal)" : "");
+	} else if (!run->passed) {
+		fail(run, 1, "the tester did not pass%s%s", run->results.error ? ": " : "",
+		     run->results.error ? run->results.error : "");
+	}
+}
+
+static void make_dir_name(const hl_config *cfg, const hl_run_opts *o, char *out, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	localtime_r(&now, &tm);
+	char stamp[32];
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	const char *suffix = o->baseline ? "-cyclic" : "";
+	snprintf(out, len, "runs/%s-%s%s", cfg->name, stamp, suffix);
+	struct stat st;
+	for (int k = 2; stat(out, &st) == 0 && k < 1000; k++)
+		snprintf(out, len, "runs/%s-%s%s-%d", cfg->name, stamp, suffix, k);
+}
+
+int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, hl_run *run)
+{
+	memset(run, 0, sizeof *run);
+	hl_results_init(&run->results);
+	run->job.exit_code = -1;
+	run->baseline = o->baseline;
+	char err[1024];
+	hl_ranks ranks;
+	if ((o->baseline ? hl_ranks_cyclic(plan, &ranks) : hl_ranks_from_plan(plan, &ranks)) < 0)
+		return fail(run, 1, "out of memory");
+	run->nprow = ranks.nprow;
+	run->npcol = ranks.npcol;
+	run->nranks = ranks.nranks;
+
+	/* Refuse what cannot work before anything is written. */
+	const char *program = cfg->program ? cfg->program : hl_tester_program(cfg->kernel);
+	if (cfg->kernel != HL_KERNEL_EXEC) {
+		size_t need = hl_tester_mem_need(cfg->kernel, cfg->n, cfg->nb, ranks.nprow, ranks.npcol);
+		size_t limit = hl_tester_mem_limit(cfg->kernel);
+		if (cfg->program == NULL && need > limit) {
+			hl_ranks_free(&ranks);
+			return fail(run, 2, "%s: n = %zu on a %zu x %zu grid needs %zu bytes per process "
+			            "in the stock %s, which has %zu: lower n or use more processes",
+			            cfg->file, cfg->n, run->nprow, run->npcol, need, program, limit);
+		}
+	}
+	char preload[PATH_MAX] = "";
+	if (!o->no_preload && find_preload(preload, sizeof preload) != 0) {
+		hl_ranks_free(&ranks);
+		return fail(run, 1, "cannot find the runtime %s (set HETLAUNCH_PRELOAD to its path)",
+		            preload[0] ? preload : "libvproc.so");
+	}
+
+	if (o->out_dir)
+		snprintf(run->dir, sizeof run->dir, "%s", o->out_dir);
+	else
+		make_dir_name(cfg, o, run->dir, sizeof run->dir);
+	if (hl_mkdir_p(run->dir, err, sizeof err) < 0) {
+		hl_ranks_free(&ranks);
+		return fail(run, 1, "%s", err);
+	}
+	char path[PATH_MAX + 64], cwd[PATH_MAX];
+	if (realpath(run->dir, cwd) == NULL) {
+		hl_ranks_free(&ranks);
+		return fail(run, 1, "%s: %s", run->dir, strerror(errno));
+	}
+	fill_ctx fc = { cfg, plan, run, NULL, cwd };
+	snprintf(path, sizeof path, "%s/plan.json", run->dir);
+	int rc = hl_write_atomic(path, fill_plan, &fc, err, sizeof err);
+	snprintf(path, sizeof path, "%s/hosts.mpich", run->dir);
+	if (rc == 0)
+		rc = hl_hostfile_write(path, HL_HOSTS_MPICH, cfg, &ranks, err, sizeof err);
+	if (rc == 0 && cfg->kernel != HL_KERNEL_EXEC) {
+		snprintf(path, sizeof path, "%s/%s", run->dir, hl_tester_dat_name(cfg->kernel));
+		rc = hl_write_atomic(path, fill_dat, &fc, err, sizeof err);
+	}
+	if (rc < 0) {
+		hl_ranks_free(&ranks);
+		return fail(run, 1, "%s", err);
+	}
+
+	/* The emulated cluster's shared state. */
+	hl_emu emu;
+	memset(&emu, 0, sizeof emu);
+	if (cfg->emulate && !o->dry_run) {
+		run->host_mflops = o->host_mflops > 0 ? o->host_mflops : hl_host_mflops();
+		int st;
+		if (hl_emu_create(cfg, &ranks, run->host_mflops, &emu, &st, err, sizeof err) < 0) {
+			hl_ranks_free(&ranks);
+			return fail(run, st, "%s", err);
+		}
+		run->emulated = 1;
+		if (!o->quiet)
+			hl_emu_print_speeds(&emu, cfg);
+	}
+
+	/* The command: mpiexec [options] program [args], no shell. */
+	argv_t a = { 0 };
+	int oom = 0;
+	if (cfg->mpiexec)
+		for (size_t i = 0; i < cfg->nmpiexec; i++)
+			oom |= argv_push(&a, cfg->mpiexec[i]);
+	else
+		oom |= argv_push(&a, DEFAULT_MPIEXEC);
+	if (!cfg->emulate) {
+		/* Real hosts: the host file gives each rank its machine.  Every rank
+		 * of an emulated run is on this computer: no host file. */
+		int rankmap = hl_hydra_has_rankmap(a.v[0]) == 1;
+		if (rankmap) {
+			snprintf(path, sizeof path, "%s/hosts.mpich-grouped", run->dir);
+			if (hl_hostfile_write(path, HL_HOSTS_MPICH_GROUPED, cfg, &ranks, err,
+			                      sizeof err) < 0) {
+				argv_free(&a);
+				hl_ranks_free(&ranks);
+				return fail(run, 1, "%s", err);
+			}
+			char *map = hl_hydra_rankmap(cfg, &ranks);
+			oom |= argv_push(&a, "-f") | argv_pushf(&a, "%s/hosts.mpich-grouped", cwd);
+			oom |= map == NULL || argv_push(&a, "-rankmap") || argv_push(&a, map);
+			free(map);
+		} else {
+			oom |= argv_push(&a, "-f") | argv_pushf(&a, "%s/hosts.mpich", cwd);
+		}
+	}
+	oom |= argv_push(&a, "-n") | argv_pushf(&a, "%zu", ranks.nranks);
+	if (preload[0])
+		oom |= argv_push(&a, "-genv") | argv_push(&a, "LD_PRELOAD") |
+		       argv_push(&a, preload);
+	if (run->emulated)
+		oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_SHM") |
+		       argv_push(&a, emu.name);
+	oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_NPROW") |
+	       argv_pushf(&a, "%zu", ranks.nprow);
+	oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_NPCOL") |
+	       argv_pushf(&a, "%zu", ranks.npcol);
+	oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_NB") | argv_pushf(&a, "%zu", cfg->nb);
+	oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_N") | argv_pushf(&a, "%zu", cfg->n);
+	oom |= argv_push(&a, program);
+	if (cfg->kernel == HL_KERNEL_EXEC)
+		for (size_t i = 0; i < cfg->nargs; i++)
+			oom |= argv_push(&a, cfg->args[i]);
+	hl_ranks_free(&ranks);
+	if (oom) {
+		argv_free(&a);
+		hl_emu_destroy(&emu);
+		return fail(run, 1, "out of memory");
+	}
+	fc.argv = a.v;
+	snprintf(path, sizeof path, "%s/command.txt", run->dir);
+	if (hl_write_atomic(path, fill_command, &fc, err, sizeof err) < 0) {
+		argv_free(&a);
+		hl_emu_destroy(&emu);
+		return fail(run, 1, "%s", err);
+	}
+	if (o->dry_run) {
+		for (size_t i = 0; a.v[i]; i++) {
+			if (i)
+				putchar(' ');
+			print_quoted(stdout, a.v[i]);
+		}
+		putchar('\n');
+		argv_free(&a);
+		run->status = 0;
+		return 0;
+	}
+
+	/* A program that is not there fails here, not in every rank. */
+	if (strchr(program, '/') && access(program, X_OK) != 0) {
+		int e = errno;
+		argv_free(&a);
+		hl_emu_destroy(&emu);
+		return fail(run, 1, "the program %s cannot be run: %s", program, strerror(e));
+	}
+
+	snprintf(path, sizeof path, "%s/log.txt", run->dir);
+	hl_spawn_opts so = { a.v, cwd, path, cfg->timeout, !o->quiet };
+	if (hl_spawn(&so, &run->job, err, sizeof err) < 0) {
+		argv_free(&a);
+		hl_emu_destroy(&emu);
+		return fail(run, 1, "%s", err);
+	}
+	argv_free(&a);
+
+	if (cfg->kernel == HL_KERNEL_EXEC) {
+		run->passed = run->job.exit_code == 0 && !run->job.timed_out && !run->job.interrupted;
+	} else {
+		hl_tester_parse(cfg->kernel, run->job.log, &run->results);
+		run->passed = run->results.passed && run->job.exit_code == 0;
+		for (size_t i = 0; i < run->results.nresults; i++)
+			run->time += isfinite(run->results.results[i].rate_time) &&
+			             run->results.results[i].rate_time > 0
+			                     ? run->results.results[i].rate_time
+			                     : run->results.results[i].time;
+	}
+	run->status = 0;
+	diagnose(run, cfg, program);
+
+	report_ctx rc2 = { cfg, plan, run, run->emulated ? &emu : NULL };
+	if (run->emulated) {
+		jw dummy;
+		FILE *devnull = fopen("/dev/null", "w");
+		if (devnull) {
+			jw_init(&dummy, devnull);
+			int flagged = 0;
+			hl_emu_report(&emu, cfg, &dummy, &flagged, &run->overrun_fraction);
+			run->overrun_flagged = flagged;
+			fclose(devnull);
+		}
+	}
+	snprintf(path, sizeof path, "%s/report.json", run->dir);
+	if (hl_write_atomic(path, fill_report, &rc2, err, sizeof err) < 0 && run->status == 0)
+		fail(run, 1, "%s", err);
+	hl_emu_destroy(&emu);
+	return run->status;
+}
+
+void hl_run_free(hl_run *run)
+{
+	hl_results_free(&run->results);
+	hl_spawn_result_free(&run->job);
+}

@@ -1,0 +1,63 @@
+/*
+ * run.h -- plan -> files -> job -> report (issue 4): the run directory,
+ * the MPI command, the job, and report.json; compare runs two of them.
+ */
+#ifndef HL_RUN_H
+#define HL_RUN_H
+
+#include <limits.h>
+#include <stddef.h>
+
+#include "config.h"
+#include "plan.h"
+#include "spawn.h"
+#include "testers.h"
+
+typedef struct {
+	const char *out_dir;     /* NULL: runs/<name>-<timestamp>[-cyclic] */
+	int baseline;            /* --baseline cyclic: one process per machine */
+	int dry_run;             /* write everything, start nothing */
+	int quiet;               /* do not echo the job's lines */
+	int no_preload;          /* --no-preload: stock MPI waiting (for measuring) */
+	double host_mflops;      /* emulate: this computer's speed; 0: measure it */
+} hl_run_opts;
+
+typedef struct {
+	char dir[PATH_MAX];
+	int status;              /* exit status: 0, 1 or 2 */
+	char error[512];         /* why status != 0 */
+	size_t nprow, npcol, nranks;
+	int baseline;
+	hl_results results;
+	int passed;
+	double time;             /* sum of the results' times (s) */
+	double predicted_time;   /* emulate: W x cost / K (s); 0 otherwise */
+	double host_mflops;
+	hl_spawn_result job;
+	int emulated, overrun_flagged;
+	double overrun_fraction;
+} hl_run;
+
+/* Returns the exit status; *run is filled as far as it got (free it). */
+int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, hl_run *run);
+void hl_run_free(hl_run *run);
+
+/* The predicted speedup of the plan over one process per machine: the
+ * step-by-step LU prediction for 1d, the steady state for 2d. */
+double hl_predicted_speedup(const hl_plan *plan);
+
+/* hetlaunch compare: the baseline, then the plan, on the same problem;
+ * compare.json in out_dir.  Returns the exit status. */
+int hl_compare(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, int json);
+
+
+
+/* The report document of INTERFACE.md (without the emulation details). */
+#include "json.h"
+void hl_run_report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run);
+
+/* The commands (cmd_run.c): argc/argv after the command name. */
+int hl_cmd_run(int argc, char **argv);
+int hl_cmd_compare(int argc, char **argv);
+int hl_cmd_calibrate(int argc, char **argv);
+#endif

@@ -1,0 +1,224 @@
+/*
+ * spawn.c -- the job's process: see spawn.h.
+ *
+ * The child gets its own process group, so that one kill(-pgid) reaches
+ * mpiexec and everything it started locally (proxies, ranks) even when
+ * mpiexec itself is stuck.  The parent ignores nothing: SIGINT/SIGTERM set
+ * a flag, the poll loop sees it, sends SIGTERM to the group, waits a grace
+ * period, then SIGKILL.  Hydra forwards SIGTERM to its remote proxies.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "spawn.h"
+
+#define GRACE_S 3.0
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+double hl_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct {
+	char *buf;
+	size_t len, cap;
+	size_t line_start;   /* of the line not yet echoed */
+} logbuf;
+
+static int log_append(logbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 65536;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *nb = realloc(b->buf, cap);
+		if (nb == NULL)
+			return -1;
+		b->buf = nb;
+		b->cap = cap;
+	}
+	memcpy(b->buf + b->len, s, n);
+	b->len += n;
+	b->buf[b->len] = '\0';
+	return 0;
+}
+
+/* Show complete lines, each with the elapsed time. */
+static void echo_lines(logbuf *b, double t0, int flush)
+{
+	for (;;) {
+		char *start = b->buf + b->line_start;
+		char *nl = memchr(start, '\n', b->len - b->line_start);
+		if (nl == NULL) {
+			if (flush && b->line_start < b->len) {
+				fprintf(stderr, "[%7.1fs] %s\n", hl_now() - t0, start);
+				b->line_start = b->len;
+			}
+			return;
+		}
+		fprintf(stderr, "[%7.1fs] %.*s\n", hl_now() - t0, (int)(nl - start), start);
+		b->line_start = (size_t)(nl - b->buf) + 1;
+	}
+}
+
+static void end_group(pid_t pgid, int sig)
+{
+	if (kill(-pgid, sig) < 0 && errno == ESRCH)
+		return;
+}
+
+int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t errlen)
+{
+	memset(res, 0, sizeof *res);
+	res->exit_code = -1;
+	int logfd = open(o->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd < 0) {
+		snprintf(err, errlen, "%s: %s", o->log_path, strerror(errno));
+		return -1;
+	}
+	int pfd[2], efd[2];
+	if (pipe2(pfd, O_CLOEXEC) < 0 || pipe2(efd, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		close(logfd);
+		return -1;
+	}
+	struct sigaction sa, old_int, old_term;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	got_signal = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	double t0 = hl_now();
+	pid_t pid = fork();
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(logfd);
+		close(pfd[0]); close(pfd[1]); close(efd[0]); close(efd[1]);
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+		return -1;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		int devnull = open("/dev/null", O_RDONLY);
+		if (devnull >= 0)
+			dup2(devnull, 0);
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		if (o->cwd && chdir(o->cwd) < 0) {
+			int e = errno;
+			if (write(efd[1], &e, sizeof e) < 0)
+				_exit(127);
+			_exit(127);
+		}
+		execvp(o->argv[0], o->argv);
+		int e = errno;
+		if (write(efd[1], &e, sizeof e) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	setpgid(pid, pid);   /* also here: no race with the kill below */
+	close(pfd[1]);
+	close(efd[1]);
+	int child_errno = 0;
+	if (read(efd[0], &child_errno, sizeof child_errno) == (ssize_t)sizeof child_errno)
+		res->exec_failed = child_errno;
+	close(efd[0]);
+
+	logbuf b = { 0 };
+	double term_at = 0.0;      /* when we sent SIGTERM */
+	int status = 0, reaped = 0;
+	for (;;) {
+		if (got_signal && !res->interrupted) {
+			res->interrupted = got_signal;
+			fprintf(stderr, "hetlaunch: %s: ending the job\n",
+			        got_signal == SIGINT ? "interrupted" : "terminated");
+			end_group(pid, SIGTERM);
+			term_at = hl_now();
+		}
+		if (o->timeout > 0 && !res->timed_out && !res->interrupted &&
+		    hl_now() - t0 > o->timeout) {
+			res->timed_out = 1;
+			fprintf(stderr, "hetlaunch: the job ran longer than timeout: %g s; ending it\n",
+			        o->timeout);
+			end_group(pid, SIGTERM);
+			term_at = hl_now();
+		}
+		if (term_at > 0 && hl_now() - term_at > GRACE_S)
+			end_group(pid, SIGKILL);
+		struct pollfd p = { pfd[0], POLLIN, 0 };
+		int k = poll(&p, 1, 200);
+		if (k > 0) {
+			char chunk[8192];
+			ssize_t n = read(pfd[0], chunk, sizeof chunk);
+			if (n > 0) {
+				if (write(logfd, chunk, (size_t)n) != n) {
+					/* keep going: the in-memory log still has it */
+				}
+				log_append(&b, chunk, (size_t)n);
+				if (o->echo)
+					echo_lines(&b, t0, 0);
+				continue;
+			}
+			if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN))
+				break;   /* every writer is gone */
+		} else if (k < 0 && errno != EINTR) {
+			break;
+		}
+		/* A rank that keeps the pipe open after mpiexec died must not keep
+		 * us here: once argv[0] has been reaped, give the rest a moment. */
+		if (!reaped && waitpid(pid, &status, WNOHANG) == pid) {
+			reaped = 1;
+			end_group(pid, SIGTERM);
+			term_at = term_at > 0 ? term_at : hl_now();
+		}
+	}
+	close(pfd[0]);
+	if (!reaped)
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	/* Whatever is left of the group (stray ranks) goes too. */
+	end_group(pid, SIGKILL);
+	if (o->echo)
+		echo_lines(&b, t0, 1);
+	close(logfd);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	res->elapsed = hl_now() - t0;
+	if (WIFEXITED(status))
+		res->exit_code = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		res->signal = WTERMSIG(status);
+	if (b.buf == NULL)
+		log_append(&b, "", 0);
+	res->log = b.buf;
+	return 0;
+}
+
+void hl_spawn_result_free(hl_spawn_result *res)
+{
+	free(res->log);
+	res->log = NULL;
+}

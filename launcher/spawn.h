@@ -1,0 +1,38 @@
+/*
+ * spawn.h -- start the MPI job and watch it: fork + execvp with an argv (no
+ * shell anywhere), its stdout and stderr into one log, shown as it comes
+ * with the elapsed time; Ctrl-C, SIGTERM and the timeout end the whole
+ * process group.
+ */
+#ifndef HL_SPAWN_H
+#define HL_SPAWN_H
+
+#include <stddef.h>
+
+typedef struct {
+	char *const *argv;       /* argv[0] is looked up in PATH */
+	const char *cwd;         /* the child's working directory */
+	const char *log_path;    /* everything the job prints, written as it comes */
+	double timeout;          /* seconds; 0: none */
+	int echo;                /* show the job's lines on stderr */
+} hl_spawn_opts;
+
+typedef struct {
+	int exit_code;           /* of argv[0], or -1 */
+	int signal;              /* that ended argv[0], or 0 */
+	int timed_out;           /* we ended it: timeout */
+	int interrupted;         /* we ended it: SIGINT/SIGTERM (the signal) */
+	int exec_failed;         /* argv[0] could not be started (errno) */
+	double elapsed;          /* seconds */
+	char *log;               /* the whole log, NUL-terminated (malloc'd) */
+} hl_spawn_result;
+
+/* Returns 0 when the job was started and has ended (look at *res), -1 when
+ * it could not be started at all (message in err). */
+int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t errlen);
+void hl_spawn_result_free(hl_spawn_result *res);
+
+/* Seconds since an arbitrary point (CLOCK_MONOTONIC). */
+double hl_now(void);
+
+#endif

@@ -1,0 +1,106 @@
+/*
+ * comm.c -- what the runtime keeps per communicator.
+ *
+ * The shadow: a duplicate of the user's communicator that carries our
+ * collectives' point-to-point traffic, so it can never match a user
+ * receive (even one with MPI_ANY_TAG).  It is made at the first collective
+ * on the communicator: every member calls that collective, in the same
+ * order (MPI 4.0 s6.14), so the MPI_Comm_dup inside it is matched.
+ *
+ * The world ranks: the emulated network charges a message by the machines
+ * of its two ends, and the plan knows machines by MPI_COMM_WORLD rank.
+ *
+ * Handles are reused after MPI_Comm_free: the free wrapper forgets them.
+ */
+#include <stdlib.h>
+
+#include "runtime.h"
+
+typedef struct {
+	MPI_Comm comm;
+	MPI_Comm shadow;   /* MPI_COMM_NULL until a collective needs it */
+	int size;
+	int *world;        /* NULL until a send needs it */
+} vr_comm;
+
+static vr_comm *tab;
+static size_t ntab, cap;
+
+static vr_comm *find(MPI_Comm comm, int create)
+{
+	for (size_t i = 0; i < ntab; i++)
+		if (tab[i].comm == comm)
+			return &tab[i];
+	if (!create)
+		return NULL;
+	if (ntab == cap) {
+		size_t ncap = cap ? 2 * cap : 16;
+		vr_comm *t = realloc(tab, ncap * sizeof *t);
+		if (t == NULL)
+			return NULL;
+		tab = t;
+		cap = ncap;
+	}
+	vr_comm *c = &tab[ntab++];
+	c->comm = comm;
+	c->shadow = MPI_COMM_NULL;
+	c->size = 0;
+	c->world = NULL;
+	return c;
+}
+
+MPI_Comm vr_shadow(MPI_Comm comm)
+{
+	vr_comm *c = find(comm, 1);
+	if (c == NULL)
+		return MPI_COMM_NULL;
+	if (c->shadow == MPI_COMM_NULL && PMPI_Comm_dup(comm, &c->shadow) != MPI_SUCCESS)
+		c->shadow = MPI_COMM_NULL;
+	return c->shadow;
+}
+
+int vr_world_rank(MPI_Comm comm, int rank)
+{
+	if (comm == MPI_COMM_WORLD)
+		return rank;
+	vr_comm *c = find(comm, 1);
+	if (c == NULL)
+		return -1;
+	if (c->world == NULL) {
+		MPI_Group g, wg;
+		int size;
+		if (PMPI_Comm_size(comm, &size) != MPI_SUCCESS)
+			return -1;
+		int *in = malloc((size_t)size * sizeof *in);
+		int *out = malloc((size_t)size * sizeof *out);
+		if (in == NULL || out == NULL) {
+			free(in);
+			free(out);
+			return -1;
+		}
+		for (int i = 0; i < size; i++)
+			in[i] = i;
+		PMPI_Comm_group(comm, &g);
+		PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+		PMPI_Group_translate_ranks(g, size, in, wg, out);
+		PMPI_Group_free(&g);
+		PMPI_Group_free(&wg);
+		free(in);
+		c->world = out;
+		c->size = size;
+	}
+	if (rank < 0 || rank >= c->size)
+		return -1;
+	return c->world[rank];
+}
+
+void vr_comm_forget(MPI_Comm comm)
+{
+	vr_comm *c = find(comm, 0);
+	if (c == NULL)
+		return;
+	if (c->shadow != MPI_COMM_NULL)
+		PMPI_Comm_free(&c->shadow);
+	free(c->world);
+	*c = tab[--ntab];
+}

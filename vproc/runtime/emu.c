@@ -1,0 +1,176 @@
+/*
+ * emu.c -- the emulated heterogeneous cluster, in real time (issue 5).
+ *
+ * Compute: the CPU time a rank spends between two MPI calls (BLAS, LAPACK
+ * and ScaLAPACK's own loops alike; CLOCK_THREAD_CPUTIME_ID, so time lost to
+ * other processes on this computer is not counted) is charged at the next
+ * MPI call to the rank's machine, scaled by the machine's speed, through a
+ * busy-until clock in shared memory (vproc_emu_charge): siblings' compute
+ * serializes, a lone sibling has the whole machine.  The rank then sleeps
+ * to the absolute end of its segment.  A segment that ends later than that
+ * in real time is an overrun: the emulated machine would have been faster
+ * than what this computer delivered; overruns are counted and reported.
+ *
+ * Network: before a message leaves for another machine, the sender books
+ * its port (or the shared bus) for bytes/bandwidth and sleeps until the
+ * message would have arrived (latency included): the one-port model of
+ * 003 s2.2 seen from the sender.  Messages between virtual processes of
+ * one machine are free.
+ *
+ * Without HETLAUNCH_SHM the runtime only waits cooperatively.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime.h"
+#include "shm_layout.h"
+#include "vproc.h"
+
+static vr_shm *shm;
+static vr_machine *me;
+static vr_rank *my;
+static int my_machine = -1;
+static unsigned long long seg_cpu, seg_wall;   /* when the segment started */
+
+static unsigned long long now_ns(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+static void sleep_until(unsigned long long t)
+{
+	struct timespec ts = { (time_t)(t / 1000000000ull), (long)(t % 1000000000ull) };
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+int vr_emulating(void)
+{
+	return shm != NULL;
+}
+
+/* A runtime that cannot do what hetlaunch asked must not run silently at
+ * the wrong speed: say why and end the job. */
+static void die(const char *what)
+{
+	fprintf(stderr, "libvproc: %s: %s\n", getenv("HETLAUNCH_SHM"), what);
+	PMPI_Abort(MPI_COMM_WORLD, 3);
+}
+
+void vr_emu_init(void)
+{
+	const char *name = getenv("HETLAUNCH_SHM");
+	if (name == NULL || name[0] == '\0')
+		return;
+	int fd = shm_open(name, O_RDWR, 0);
+	if (fd < 0) {
+		die(strerror(errno));
+		return;
+	}
+	void *p = mmap(NULL, sizeof(vr_shm), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		die(strerror(errno));
+		return;
+	}
+	vr_shm *s = p;
+	int rank, size;
+	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (s->magic != VR_SHM_MAGIC || s->version != VR_SHM_VERSION) {
+		die("not a hetlaunch segment of this version");
+		return;
+	}
+	if ((unsigned)size != s->nranks) {
+		die("the job has a different number of ranks than the plan");
+		return;
+	}
+	int m = s->rank_machine[rank];
+	if (m < 0 || (unsigned)m >= s->nmachines) {
+		die("rank without a machine");
+		return;
+	}
+	shm = s;
+	my_machine = m;
+	me = &s->machines[m];
+	my = &s->ranks[rank];
+	atomic_store(&my->pid, (int)getpid());
+	atomic_fetch_add(&s->attached, 1);
+	/* The default timer slack (50 us) would make every deadline late. */
+	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+	vr_exit();
+}
+
+void vr_emu_finalize(void)
+{
+	if (shm != NULL)
+		atomic_store(&my->finalized, 1);
+}
+
+void vr_exit(void)
+{
+	if (shm == NULL)
+		return;
+	seg_cpu = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	seg_wall = now_ns(CLOCK_MONOTONIC);
+}
+
+void vr_enter(void)
+{
+	if (shm == NULL)
+		return;
+	unsigned long long cpu = now_ns(CLOCK_THREAD_CPUTIME_ID) - seg_cpu;
+	unsigned long long work = vproc_emu_work(cpu, me->scale);
+	unsigned long long old = atomic_load(&me->busy_until), end;
+	do
+		end = vproc_emu_charge(old, seg_wall, work);
+	while (!atomic_compare_exchange_weak(&me->busy_until, &old, end));
+	atomic_fetch_add(&me->work_ns, work);
+	atomic_fetch_add(&my->cpu_ns, cpu);
+	atomic_fetch_add(&my->work_ns, work);
+	unsigned long long now = now_ns(CLOCK_MONOTONIC);
+	if (now > end + shm->slack_ns) {
+		atomic_fetch_add(&me->overruns, 1);
+		atomic_fetch_add(&me->overrun_ns, now - end);
+	} else if (now < end) {
+		sleep_until(end);
+	}
+}
+
+void vr_send_delay(MPI_Comm comm, int dest, int count, MPI_Datatype type)
+{
+	if (shm == NULL || dest == MPI_PROC_NULL || count <= 0)
+		return;
+	int w = vr_world_rank(comm, dest);
+	if (w < 0 || (unsigned)w >= shm->nranks || shm->rank_machine[w] == my_machine)
+		return;
+	int tsize = 0;
+	PMPI_Type_size(type, &tsize);
+	unsigned long long bytes = (unsigned long long)count * (unsigned long long)tsize;
+	int bus = (shm->flags & VR_FLAG_BUS) != 0;
+	_Atomic unsigned long long *port = bus ? &shm->bus_free : &me->port_free;
+	double lat = bus ? shm->bus_latency_ns : me->latency_ns;
+	double bw = bus ? shm->bus_bytes_per_s : me->bytes_per_s;
+	if (lat <= 0.0 && bw <= 0.0)
+		return;
+	unsigned long long now = now_ns(CLOCK_MONOTONIC);
+	unsigned long long old = atomic_load(port), nfree, arrival;
+	do
+		arrival = vproc_emu_send(old, now, (unsigned long long)lat, bw, bytes, &nfree);
+	while (!atomic_compare_exchange_weak(port, &old, nfree));
+	atomic_fetch_add(&me->messages, 1);
+	atomic_fetch_add(&me->bytes, bytes);
+	atomic_fetch_add(&me->wire_ns, nfree - (old > now ? old : now));
+	sleep_until(arrival);
+}

@@ -1,0 +1,235 @@
+/*
+ * p2p.c -- the interposed point-to-point calls, MPI_Init/Finalize, the
+ * communicator constructors and MPI_Wtime.
+ *
+ * Every wrapper brackets its work with vr_enter()/vr_exit(): the CPU time
+ * since the previous MPI call is one compute segment of the emulated
+ * machine (emu.c).  Blocking calls become their nonblocking forms plus a
+ * cooperative wait (wait.c).  Nonblocking calls (Isend, Irecv, Testall)
+ * are interposed only to end the segment and, for sends, to charge the
+ * emulated network.
+ *
+ * The list is what Debian's libscalapack-mpich and the stock testers
+ * import (nm -D --undefined-only), plus the other blocking point-to-point
+ * calls a user's own program (kernel: exec) is likely to make.
+ */
+#include <stdlib.h>
+
+#include "runtime.h"
+
+int vr_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+             MPI_Comm comm, MPI_Request *req)
+{
+	vr_send_delay(comm, dest, count, type);
+	return PMPI_Isend(buf, count, type, dest, tag, comm, req);
+}
+
+/* ---- init, finalize ------------------------------------------------------ */
+
+int MPI_Init(int *argc, char ***argv)
+{
+	int rc = PMPI_Init(argc, argv);
+	if (rc == MPI_SUCCESS)
+		vr_emu_init();
+	return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	int rc = PMPI_Init_thread(argc, argv, required, provided);
+	if (rc == MPI_SUCCESS)
+		vr_emu_init();
+	return rc;
+}
+
+int MPI_Finalize(void)
+{
+	vr_enter();
+	/* MPI_Finalize synchronizes inside MPICH, spinning: arrive together. */
+	vr_barrier(MPI_COMM_WORLD);
+	vr_emu_finalize();
+	return PMPI_Finalize();
+}
+
+double MPI_Wtime(void)
+{
+	/* The testers time with MPI_Wtime (through BLACS dwalltime00): the
+	 * compute before it must be charged before the clock is read. */
+	vr_enter();
+	double t = PMPI_Wtime();
+	vr_exit();
+	return t;
+}
+
+/* ---- point to point ------------------------------------------------------ */
+
+int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	vr_enter();
+	MPI_Request r;
+	int rc = vr_isend(buf, count, type, dest, tag, comm, &r);
+	if (rc == MPI_SUCCESS)
+		rc = vr_wait(&r, MPI_STATUS_IGNORE);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	vr_enter();
+	vr_send_delay(comm, dest, count, type);
+	MPI_Request r;
+	int rc = PMPI_Irsend(buf, count, type, dest, tag, comm, &r);
+	if (rc == MPI_SUCCESS)
+		rc = vr_wait(&r, MPI_STATUS_IGNORE);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+	vr_enter();
+	vr_send_delay(comm, dest, count, type);
+	MPI_Request r;
+	int rc = PMPI_Issend(buf, count, type, dest, tag, comm, &r);
+	if (rc == MPI_SUCCESS)
+		rc = vr_wait(&r, MPI_STATUS_IGNORE);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+	vr_enter();
+	MPI_Request r;
+	int rc = PMPI_Irecv(buf, count, type, source, tag, comm, &r);
+	if (rc == MPI_SUCCESS)
+		rc = vr_wait(&r, status);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                 int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                 int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	vr_enter();
+	MPI_Request r[2];
+	MPI_Status st[2];
+	/* The receive first, so that two ranks exchanging never deadlock. */
+	int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &r[0]);
+	if (rc == MPI_SUCCESS) {
+		rc = vr_isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &r[1]);
+		if (rc != MPI_SUCCESS) {
+			PMPI_Cancel(&r[0]);
+			PMPI_Request_free(&r[0]);
+		} else {
+			rc = vr_waitall(2, r, st);
+			if (status != MPI_STATUS_IGNORE)
+				*status = st[0];
+		}
+	}
+	vr_exit();
+	return rc;
+}
+
+int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+              MPI_Request *req)
+{
+	vr_enter();
+	int rc = vr_isend(buf, count, type, dest, tag, comm, req);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+               MPI_Request *req)
+{
+	vr_enter();
+	vr_send_delay(comm, dest, count, type);
+	int rc = PMPI_Irsend(buf, count, type, dest, tag, comm, req);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+              MPI_Request *req)
+{
+	vr_enter();
+	int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Wait(MPI_Request *req, MPI_Status *status)
+{
+	vr_enter();
+	int rc = vr_wait(req, status);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
+{
+	vr_enter();
+	int rc = vr_waitall(n, reqs, statuses);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+	vr_enter();
+	int rc = PMPI_Testall(n, reqs, flag, statuses);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	vr_enter();
+	int flag = 0, rc;
+	unsigned iter = 0;
+	while ((rc = PMPI_Iprobe(source, tag, comm, &flag, status)) == MPI_SUCCESS && !flag)
+		vr_backoff(&iter);
+	vr_exit();
+	return rc;
+}
+
+/* ---- communicators ------------------------------------------------------- */
+
+/* The constructors agree on a context id inside MPICH, spinning; a
+ * cooperative barrier first lets every member arrive before that. */
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+	vr_enter();
+	vr_barrier(comm);
+	int rc = PMPI_Comm_split(comm, color, key, newcomm);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+	vr_enter();
+	vr_barrier(comm);
+	int rc = PMPI_Comm_dup(comm, newcomm);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+	vr_enter();
+	vr_barrier(comm);
+	int rc = PMPI_Comm_create(comm, group, newcomm);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Comm_free(MPI_Comm *comm)
+{
+	vr_comm_forget(*comm);
+	return PMPI_Comm_free(comm);
+}

@@ -1,0 +1,44 @@
+/*
+ * runtime.h -- the vproc runtime, loaded by LD_PRELOAD into unmodified MPI
+ * programs (issue 5).  It interposes the MPI calls that block (and a few
+ * that mark the end of a compute segment) and calls the PMPI entry points.
+ *
+ *   wait.c   cooperative waiting: test loops that yield, then nap
+ *   comm.c   per-communicator state: the shadow communicator for our
+ *            collectives, the world rank of each member
+ *   emu.c    the emulated cluster: compute charged to a shared machine,
+ *            sends delayed on a one-port network
+ *   p2p.c    the point-to-point, init/finalize and timer wrappers
+ *   coll.c   Bcast, Reduce, Allreduce, Barrier over point-to-point
+ */
+#ifndef VR_RUNTIME_H
+#define VR_RUNTIME_H
+
+#include <mpi.h>
+
+/* wait.c */
+void vr_backoff(unsigned *iter);          /* after an unsuccessful test */
+int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses);
+int vr_wait(MPI_Request *req, MPI_Status *status);
+
+/* comm.c */
+MPI_Comm vr_shadow(MPI_Comm comm);          /* MPI_COMM_NULL on failure */
+int vr_world_rank(MPI_Comm comm, int rank); /* -1 if unknown */
+void vr_comm_forget(MPI_Comm comm);
+
+/* emu.c */
+void vr_emu_init(void);
+void vr_emu_finalize(void);
+int vr_emulating(void);
+void vr_enter(void);                        /* a compute segment ends */
+void vr_exit(void);                         /* a compute segment starts */
+void vr_send_delay(MPI_Comm comm, int dest, int count, MPI_Datatype type);
+
+/* p2p with the emulated network: what our collectives use */
+int vr_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
+             MPI_Comm comm, MPI_Request *req);
+
+/* coll.c */
+int vr_barrier(MPI_Comm comm);
+
+#endif

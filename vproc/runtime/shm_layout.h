@@ -1,0 +1,62 @@
+/*
+ * shm_layout.h -- the shared-memory segment of an emulated run (issue 5).
+ *
+ * hetlaunch creates it (shm_open, named in HETLAUNCH_SHM), fills the
+ * machines and the rank -> machine table, starts the job, reads the
+ * counters back into report.json and unlinks it on every exit path.  The
+ * ranks' runtime (libvproc.so, LD_PRELOAD) maps it and updates the clocks
+ * with lock-free atomics, so siblings on one machine serialize their
+ * compute and share its port.
+ *
+ * All times are CLOCK_MONOTONIC nanoseconds.
+ */
+#ifndef VR_SHM_LAYOUT_H
+#define VR_SHM_LAYOUT_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
+#define VR_SHM_VERSION 1u
+#define VR_MAX_MACHINES 256
+#define VR_MAX_RANKS    1024
+
+#define VR_FLAG_BUS   1u   /* one shared medium (000 s5: a 100 Mb/s hub) */
+
+typedef struct {
+	double scale;           /* emulated seconds per CPU second of this host */
+	double latency_ns;      /* of a message leaving this machine */
+	double bytes_per_s;     /* of its port; 0 = free network */
+	_Atomic unsigned long long busy_until;  /* the processor */
+	_Atomic unsigned long long port_free;   /* the port (one-port model) */
+	/* counters */
+	_Atomic unsigned long long work_ns;     /* emulated compute booked */
+	_Atomic unsigned long long overruns;    /* segments that ended late */
+	_Atomic unsigned long long overrun_ns;  /* by how much, in total */
+	_Atomic unsigned long long messages;    /* sent off the machine */
+	_Atomic unsigned long long bytes;
+	_Atomic unsigned long long wire_ns;     /* emulated sending time */
+} vr_machine;
+
+typedef struct {
+	_Atomic unsigned long long cpu_ns;      /* CPU time between MPI calls */
+	_Atomic unsigned long long work_ns;     /* its emulated duration */
+	_Atomic int pid;
+	_Atomic int finalized;
+} vr_rank;
+
+typedef struct {
+	uint32_t magic, version;
+	uint32_t nmachines, nranks;
+	uint32_t flags;
+	uint32_t pad;
+	double bus_latency_ns, bus_bytes_per_s;
+	unsigned long long slack_ns;            /* lateness that is not an overrun */
+	_Atomic unsigned long long bus_free;
+	_Atomic int attached;                   /* ranks that mapped the segment */
+	int32_t rank_machine[VR_MAX_RANKS];
+	vr_machine machines[VR_MAX_MACHINES];
+	vr_rank ranks[VR_MAX_RANKS];
+} vr_shm;
+
+#endif
