@@ -55,20 +55,28 @@ LIBVPROC  := $(OUT)/lib/libvproc.so
 LIBVPROC_A := $(OBJ)/libvproc.a
 
 VPROC_SRC    := $(wildcard vproc/*.c)
+RUNTIME_SRC  := $(wildcard vproc/runtime/*.c)
 LAUNCHER_SRC := $(wildcard launcher/*.c)
 TEST_SRC     := $(wildcard tests/test_*.c)
 BENCH_SRC    := $(wildcard tests/bench_*.c)
 
 VPROC_OBJ    := $(VPROC_SRC:%.c=$(OBJ)/%.o)
+# lib/libvproc.so is also the LD_PRELOAD runtime: loaded into programs that
+# were not built with sanitizers, so its objects never are.
+SO_OBJ       := $(VPROC_SRC:%.c=$(OBJ)/so/%.o) $(RUNTIME_SRC:%.c=$(OBJ)/so/%.o)
+SO_CFLAGS    := $(filter-out -fsanitize% -fno-sanitize%,$(CFLAGS))
 LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 TEST_BIN     := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
 BENCH_BIN    := $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%)
 
 .SECONDARY:
-.PHONY: all deps check unit cli bench run install uninstall clean
+.PHONY: all deps check unit cli e2e bench run install uninstall clean
 .DEFAULT_GOAL := all
 
-all: $(BIN) $(LIBVPROC)
+PROBE     := $(OUT)/lib/hetlaunch/hl-probe
+MPI_TESTS := $(OBJ)/tests/mpi/patterns
+
+all: $(BIN) $(LIBVPROC) $(PROBE) $(MPI_TESTS)
 
 deps:
 	$(Q)scripts/install-deps
@@ -79,10 +87,20 @@ $(OBJ)/vproc/%.o: vproc/%.c
 	@$(if $(Q),echo "  CC      $<")
 	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) -fPIC -fvisibility=default -Ivproc -MMD -MP -c $< -o $@
 
-$(LIBVPROC): $(VPROC_OBJ)
+$(OBJ)/so/vproc/%.o: vproc/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< (shared)")
+	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) -fPIC -Ivproc -MMD -MP -c $< -o $@
+
+$(OBJ)/so/vproc/runtime/%.o: vproc/runtime/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(MPICH_CFLAGS) -fPIC -Ivproc -Ivproc/runtime -MMD -MP -c $< -o $@
+
+$(LIBVPROC): $(SO_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-soname,libvproc.so $(LDFLAGS) -o $@ $^ $(LAPACK_LIBS) -lm
+	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(MPICH_LIBS) $(LAPACK_LIBS) -lrt -lm
 
 $(LIBVPROC_A): $(VPROC_OBJ)
 	@mkdir -p $(@D)
@@ -97,7 +115,19 @@ $(OBJ)/launcher/%.o: launcher/%.c
 $(BIN): $(LAUNCHER_OBJ) $(LIBVPROC_A)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(LAUNCHER_OBJ) $(LIBVPROC_A) $(YAML_LIBS) $(LAPACK_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(LAUNCHER_OBJ) $(LIBVPROC_A) $(YAML_LIBS) $(LAPACK_LIBS) -lblas -lrt -lm
+
+# --- MPI programs: the calibration probe and the runtime's test program ---
+# Built against MPICH by pkg-config (mpicc would be Open MPI here).
+$(PROBE): launcher/mpi/probe.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $<")
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas
+
+$(OBJ)/tests/mpi/%: tests/mpi/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $<")
+	$(Q)$(CC) -std=c11 -O1 -Wall -Wextra -Wno-stringop-overflow $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas
 
 # --- tests ----------------------------------------------------------------
 $(OBJ)/tests/%.o: tests/%.c
@@ -108,16 +138,25 @@ $(OBJ)/tests/%.o: tests/%.c
 $(OBJ)/tests/%: $(OBJ)/tests/%.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
+# test_hostfile also links the launcher modules it tests.
+$(OBJ)/tests/test_hostfile: $(OBJ)/tests/test_hostfile.o \
+		$(addprefix $(OBJ)/launcher/,hostfile.o fsutil.o diag.o) $(LIBVPROC_A)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+
 # `make check` installs what is missing first, so that it works on a fresh
 # machine; the build itself then runs in a sub-make that sees the packages.
 check: deps
-	$(Q)$(MAKE) --no-print-directory unit cli
+	$(Q)$(MAKE) --no-print-directory unit cli e2e
 
 unit: $(TEST_BIN)
 	$(Q)fail=0; for t in $(TEST_BIN); do echo "== $$t"; $$t || fail=1; done; exit $$fail
 
 cli: $(BIN)
 	$(Q)HETLAUNCH=$(BIN) tests/cli_test.sh
+
+# End to end with real MPICH, the stock testers and the runtime preload.
+e2e: all
+	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) tests/run_test.sh
 
 bench: $(BENCH_BIN)
 	$(Q)for b in $(BENCH_BIN); do $$b; done
@@ -134,10 +173,13 @@ install: all
 	           $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/hetlaunch/configs
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/hetlaunch
 	install -m 755 $(LIBVPROC) $(DESTDIR)$(PREFIX)/lib/libvproc.so
+	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch
+	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-probe
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
 
 uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/lib/hetlaunch
 	rm -f $(DESTDIR)$(PREFIX)/bin/hetlaunch $(DESTDIR)$(PREFIX)/lib/libvproc.so \
 	      $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/hetlaunch
@@ -145,5 +187,27 @@ uninstall:
 clean:
 	rm -rf build bin lib
 
--include $(VPROC_OBJ:.o=.d) $(LAUNCHER_OBJ:.o=.d) $(TEST_SRC:tests/%.c=$(OBJ)/tests/%.d) \
+-include $(SO_OBJ:.o=.d) $(VPROC_OBJ:.o=.d) $(LAUNCHER_OBJ:.o=.d) $(TEST_SRC:tests/%.c=$(OBJ)/tests/%.d) \
          $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%.d)
+
+# --- experiments/ (issue 6): the papers' tables and figures ----------------
+# `make experiments` builds repro, which experiments/run drives;
+# `make experiments-check` regenerates the deterministic ids (quick mode) and
+# fails on a mismatch that experiments/README.md does not explain.
+EXP_BIN := $(OBJ)/experiments/repro
+
+.PHONY: experiments experiments-check
+experiments: $(EXP_BIN)
+
+$(OBJ)/experiments/%.o: experiments/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) -Ivproc -Itests -MMD -MP -c $< -o $@
+
+$(EXP_BIN): $(OBJ)/experiments/repro.o $(LIBVPROC_A)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(LAPACK_LIBS) -lm
+
+experiments-check:
+	$(Q)VARIANT=$(VARIANT) experiments/run --quick --check
+
+-include $(OBJ)/experiments/repro.d

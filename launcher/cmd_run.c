@@ -296,9 +296,3 @@ int hl_cmd_compare(int argc, char **argv)
 	return rc;
 }
 
-int hl_cmd_calibrate(int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	return usage("%s", "calibrate: not in this build yet");
-}

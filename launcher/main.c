@@ -10,6 +10,8 @@
 
 #include "config.h"
 #include "diag.h"
+#include "hostfile.h"
+#include "run.h"
 #include "plan.h"
 #include "vproc.h"
 
@@ -24,6 +26,17 @@ static const char usage_text[] =
 	"commands:\n"
 	"  plan FILE [--json]      compute the mapping of virtual processes to machines\n"
 	"                          and its predicted costs; --json prints the plan document\n"
+	"  hostfile FILE [--format F] [-o PATH] [--baseline cyclic]\n"
+	"                          the host file that makes a launcher start each rank\n"
+	"                          where the plan puts it; F: mpich (default),\n"
+	"                          mpich-grouped, mpich-rankmap, openmpi, openmpi-seq, slurm\n"
+	"  run FILE [--out DIR] [--baseline cyclic] [--dry-run] [--json] [--quiet]\n"
+	"                          plan, write the run directory, start the MPI job,\n"
+	"                          report measured against predicted (report.json)\n"
+	"  compare FILE [--out DIR] [--json]\n"
+	"                          run the cyclic baseline and the plan; the speedup\n"
+	"  calibrate FILE [--json] [-o NEWFILE]\n"
+	"                          measure each machine's cycle time (DGEMM 500)\n"
 	"\n"
 	"options:\n"
 	"  -h, --help              show this help\n"
@@ -95,6 +108,122 @@ static int cmd_plan(int argc, char **argv)
 	return rc;
 }
 
+/* Where `hostfile` writes: stdout, or a file replaced atomically. */
+typedef struct {
+	hl_hosts_format fmt;
+	const char *out;      /* NULL: stdout */
+	int cyclic;           /* --baseline cyclic */
+} hostfile_opts;
+
+/* One option that takes a value.  Returns 0 or the usage exit status. */
+static int hostfile_option(const char *opt, const char *val, hostfile_opts *o)
+{
+	if (strcmp(opt, "-o") == 0) {
+		if (val[0] == '\0')
+			return usage_error("%s", "hostfile: -o needs a file name");
+		o->out = val;
+	} else if (strcmp(opt, "--format") == 0) {
+		if (hl_hosts_format_parse(val, &o->fmt) < 0)
+			return usage_error("hostfile: unknown format '%s' (formats: %s)", val,
+			                   HL_HOSTS_FORMATS);
+	} else if (strcmp(val, "cyclic") == 0) {
+		o->cyclic = 1;
+	} else {
+		return usage_error("hostfile: unknown baseline '%s' (baselines: cyclic)", val);
+	}
+	return 0;
+}
+
+static int hostfile_args(int argc, char **argv, const char **file, hostfile_opts *o)
+{
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0 ||
+		    strcmp(a, "--baseline") == 0) {
+			if (val == NULL)
+				return usage_error("hostfile: %s needs a value", a);
+			i++;
+			int rc = hostfile_option(a, val, o);
+			if (rc != 0)
+				return rc;
+		} else if (strcmp(a, "--") == 0 && val != NULL && *file == NULL) {
+			*file = argv[++i];
+		} else if (a[0] == '-' && a[1] != '\0') {
+			return usage_error("hostfile: unknown option '%s'", a);
+		} else if (*file == NULL) {
+			*file = a;
+		} else {
+			return usage_error("hostfile: unexpected argument '%s'", a);
+		}
+	}
+	if (*file == NULL)
+		return usage_error("%s", "hostfile: missing FILE");
+	return 0;
+}
+
+/* Ranks -> file.  Returns an exit status. */
+static int hostfile_emit(const hl_plan *plan, const hostfile_opts *o, diag *d)
+{
+	hl_ranks r;
+	int built = o->cyclic ? hl_ranks_cyclic(plan, &r) : hl_ranks_from_plan(plan, &r);
+	if (built < 0) {
+		fprintf(stderr, "hetlaunch: out of memory\n");
+		return EXIT_JOB;
+	}
+	int rc = 0;
+	if (hl_hostfile_check(o->fmt, plan->cfg, &r, d) < 0) {
+		diag_print(d, stderr);
+		rc = EXIT_USAGE;
+	} else if (o->out != NULL) {
+		char err[1024];
+		if (hl_hostfile_write(o->out, o->fmt, plan->cfg, &r, err, sizeof err) < 0) {
+			fprintf(stderr, "hetlaunch: %s\n", err);
+			rc = EXIT_JOB;
+		}
+	} else if (hl_hostfile_print(stdout, o->fmt, plan->cfg, &r) < 0 && !ferror(stdout)) {
+		fprintf(stderr, "hetlaunch: out of memory\n");
+		rc = EXIT_JOB;
+	} else {
+		rc = finish_stdout();   /* also reports a write error on stdout */
+	}
+	/* Hydra through MPICH 4.x makes each run of lines a node: say so
+	 * when it happens, since nothing else would (README "Host files"). */
+	size_t split = 0;
+	if (o->fmt == HL_HOSTS_MPICH && rc == 0)
+		split = hl_hostfile_split_hosts(plan->cfg, &r);
+	if (split > 0 && split != (size_t)-1)
+		fprintf(stderr, "hetlaunch: note: %zu %s on more than one line; MPICH treats "
+		        "each line as its own node: pass no -bind-to, or use mpich-grouped "
+		        "with -rankmap where mpiexec has it (hetlaunch(1), HOSTFILE)\n",
+		        split, split == 1 ? "host appears" : "hosts appear");
+	hl_ranks_free(&r);
+	return rc;
+}
+
+static int cmd_hostfile(int argc, char **argv)
+{
+	const char *file = NULL;
+	hostfile_opts o = { HL_HOSTS_MPICH, NULL, 0 };
+	int rc = hostfile_args(argc, argv, &file, &o);
+	if (rc != 0)
+		return rc;
+	diag d;
+	diag_init(&d, file);
+	hl_config cfg;
+	hl_plan plan;
+	if (hl_config_load(file, &d, &cfg) < 0 || hl_plan_build(&cfg, &d, &plan) < 0) {
+		diag_print(&d, stderr);
+		rc = EXIT_USAGE;
+	} else {
+		rc = hostfile_emit(&plan, &o, &d);
+		hl_plan_free(&plan);
+	}
+	hl_config_free(&cfg);
+	diag_free(&d);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2)
@@ -110,13 +239,16 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(cmd, "plan") == 0)
 		return cmd_plan(argc - 2, argv + 2);
-	if (strcmp(cmd, "run") == 0 || strcmp(cmd, "hostfile") == 0 ||
-	    strcmp(cmd, "compare") == 0 || strcmp(cmd, "calibrate") == 0)
-		return usage_error("'%s' is not in this version of hetlaunch yet; "
-		                   "'hetlaunch plan FILE' is", cmd);
+	if (strcmp(cmd, "hostfile") == 0)
+		return cmd_hostfile(argc - 2, argv + 2);
+	if (strcmp(cmd, "run") == 0)
+		return hl_cmd_run(argc - 2, argv + 2);
+	if (strcmp(cmd, "compare") == 0)
+		return hl_cmd_compare(argc - 2, argv + 2);
+	if (strcmp(cmd, "calibrate") == 0)
+		return hl_cmd_calibrate(argc - 2, argv + 2);
 	if (cmd[0] == '-')
 		return usage_error("unknown option '%s'", cmd);
-	/* hetlaunch FILE is hetlaunch run FILE, which this version lacks. */
-	return usage_error("'hetlaunch FILE' (run) is not in this version yet; try "
-	                   "'hetlaunch plan %s'", cmd);
+	/* hetlaunch FILE [options] is hetlaunch run FILE [options] */
+	return hl_cmd_run(argc - 1, argv + 1);
 }

@@ -1,0 +1,267 @@
+/*
+ * calibrate.c -- `hetlaunch calibrate FILE [--json] [-o NEWFILE]`: measure
+ * each machine's cycle time as paper 000 s5.1 did, with a 500x500 DGEMM
+ * repeated and averaged, one process per machine, all at once (hl-probe).
+ * On real hosts it measures the hosts; with emulate: it measures the
+ * emulated machines, and must give back the configured ratios.
+ *
+ * cycle_time is written in milliseconds per DGEMM of order 500, speed in
+ * Mflop/s: only the ratios matter to the planner (000 s2).
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "diag.h"
+#include "fsutil.h"
+#include "json.h"
+#include "plan.h"
+#include "run.h"
+
+#define CAL_N 500
+#define CAL_REPS "5"
+
+typedef struct {
+	const hl_config *cfg;
+	const double *ms;     /* [nmachines] ms per DGEMM */
+} cal_ctx;
+
+static double mflops_of(double ms)
+{
+	return 2.0 * CAL_N * CAL_N * CAL_N / (ms * 1e-3) / 1e6;
+}
+
+/* The probe beside the binary, like the runtime: bin/ -> lib/hetlaunch/. */
+static int find_probe(char *out, size_t len)
+{
+	const char *env = getenv("HETLAUNCH_PROBE");
+	if (env && env[0]) {
+		snprintf(out, len, "%s", env);
+		return access(out, X_OK);
+	}
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	for (int k = 0; k < 2; k++) {
+		char *slash = strrchr(exe, '/');
+		if (slash == NULL)
+			return -1;
+		*slash = '\0';
+	}
+	if (snprintf(out, len, "%s/lib/hetlaunch/hl-probe", exe) >= (int)len)
+		return -1;
+	return access(out, X_OK);
+}
+
+static int fill_yaml(FILE *f, void *arg)
+{
+	const cal_ctx *c = arg;
+	const hl_config *cfg = c->cfg;
+	time_t now = time(NULL);
+	char stamp[64];
+	strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", localtime(&now));
+	fprintf(f, "# Written by hetlaunch calibrate from %s on %s.\n", cfg->file, stamp);
+	fprintf(f, "# cycle_time: milliseconds per DGEMM of order %d (paper 000 s5.1);\n", CAL_N);
+	fprintf(f, "# only the ratios matter to the plan.\n");
+	fprintf(f, "name: %s\nmachines:\n", cfg->name);
+	for (size_t i = 0; i < cfg->nmachines; i++) {
+		const hl_machine *m = &cfg->machines[i];
+		fprintf(f, "  - name: %s\n    host: %s\n    cycle_time: %.6g   # %.0f Mflop/s\n",
+		        m->name, m->host, c->ms[i], mflops_of(c->ms[i]));
+		if (m->latency_us > 0)
+			fprintf(f, "    latency_us: %.17g\n", m->latency_us);
+		if (m->bandwidth_mbps > 0)
+			fprintf(f, "    bandwidth_mbps: %.17g\n", m->bandwidth_mbps);
+	}
+	fprintf(f, "layout: %s\n", hl_layout_name(cfg->layout));
+	if (cfg->layout == HL_LAYOUT_1D && cfg->B)
+		fprintf(f, "B: %zu\n", cfg->B);
+	if (cfg->grid[0])
+		fprintf(f, "grid: [%zu, %zu]\n", cfg->grid[0], cfg->grid[1]);
+	if (cfg->panel[0])
+		fprintf(f, "panel: [%zu, %zu]\n", cfg->panel[0], cfg->panel[1]);
+	fprintf(f, "kernel: %s\nn: %zu\nnb: %zu\n", hl_kernel_name(cfg->kernel), cfg->n, cfg->nb);
+	if (cfg->program)
+		fprintf(f, "program: %s\n", cfg->program);
+	if (cfg->timeout > 0)
+		fprintf(f, "timeout: %.17g\n", cfg->timeout);
+	if (cfg->emu.on) {
+		fprintf(f, "emulate:\n  network: %s\n", cfg->emu.bus ? "bus" : "switch");
+		if (cfg->emu.mflops > 0)
+			fprintf(f, "  mflops: %.17g\n", cfg->emu.mflops);
+		if (cfg->emu.cycle_time > 0)
+			fprintf(f, "  cycle_time: %.17g\n", cfg->emu.cycle_time);
+		if (cfg->emu.latency_us > 0)
+			fprintf(f, "  latency_us: %.17g\n", cfg->emu.latency_us);
+		if (cfg->emu.bandwidth_mbps > 0)
+			fprintf(f, "  bandwidth_mbps: %.17g\n", cfg->emu.bandwidth_mbps);
+	}
+	return 0;
+}
+
+static int usage(const char *msg, const char *arg)
+{
+	fprintf(stderr, "hetlaunch: calibrate: %s%s%s\nTry 'hetlaunch --help'.\n", msg,
+	        arg ? " " : "", arg ? arg : "");
+	return 2;
+}
+
+int hl_cmd_calibrate(int argc, char **argv)
+{
+	const char *file = NULL, *out = NULL, *dir = NULL;
+	int json = 0, quiet = 0;
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			json = 1;
+		else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)
+			quiet = 1;
+		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+			out = argv[++i];
+		else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+			dir = argv[++i];
+		else if (argv[i][0] == '-' && argv[i][1])
+			return usage("unknown option", argv[i]);
+		else if (file == NULL)
+			file = argv[i];
+		else
+			return usage("unexpected argument", argv[i]);
+	}
+	if (file == NULL)
+		return usage("missing FILE", NULL);
+	char probe[PATH_MAX];
+	if (find_probe(probe, sizeof probe) != 0) {
+		fprintf(stderr, "hetlaunch: calibrate: cannot find hl-probe (%s); set "
+		        "HETLAUNCH_PROBE\n", probe);
+		return 1;
+	}
+	diag d;
+	diag_init(&d, file);
+	hl_config cfg;
+	if (hl_config_load(file, &d, &cfg) < 0) {
+		diag_print(&d, stderr);
+		diag_free(&d);
+		return 2;
+	}
+	/* The job: one process per machine, in list order: the cyclic baseline
+	 * of a 1d plan of the same machines, running the probe. */
+	hl_config job = cfg;
+	char *args[] = { (char *)"500", (char *)CAL_REPS, NULL };
+	job.layout = HL_LAYOUT_1D;
+	job.kernel = HL_KERNEL_EXEC;
+	job.program = probe;
+	job.args = args;
+	job.nargs = 2;
+	job.B = cfg.nmachines <= hl_config_blocks(&cfg) ? cfg.nmachines : 0;
+	job.grid[0] = job.grid[1] = job.panel[0] = job.panel[1] = 0;
+	hl_plan plan;
+	if (hl_plan_build(&job, &d, &plan) < 0) {
+		diag_print(&d, stderr);
+		hl_config_free(&cfg);
+		diag_free(&d);
+		return 2;
+	}
+	char dbuf[PATH_MAX];
+	if (dir == NULL) {
+		time_t now = time(NULL);
+		char stamp[32];
+		struct tm tm;
+		localtime_r(&now, &tm);
+		strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+		snprintf(dbuf, sizeof dbuf, "runs/%s-%s-calibrate", cfg.name, stamp);
+		dir = dbuf;
+	}
+	hl_run_opts o = { .out_dir = dir, .baseline = 1, .quiet = 1 };
+	hl_run run;
+	if (!quiet)
+		fprintf(stderr, "hetlaunch: calibrate: DGEMM %d x %s on %zu machines at once...\n",
+		        CAL_N, CAL_REPS, cfg.nmachines);
+	int rc = hl_run_job(&job, &plan, &o, &run);
+	double *ms = calloc(cfg.nmachines, sizeof *ms);
+	size_t got = 0;
+	if (rc == 0 && ms) {
+		const char *s = run.job.log;
+		while ((s = strstr(s, "hl-probe ")) != NULL) {
+			int k;
+			char host[256];
+			double sec, total;
+			if (sscanf(s, "hl-probe %d %255s %lf %lf", &k, host, &sec, &total) == 4 &&
+			    k >= 0 && (size_t)k < cfg.nmachines && sec > 0) {
+				if (ms[k] == 0)
+					got++;
+				ms[k] = sec * 1e3;
+			}
+			s += 9;
+		}
+		if (got != cfg.nmachines) {
+			fprintf(stderr, "hetlaunch: calibrate: %zu of %zu machines reported (log: %s/log.txt)\n",
+			        got, cfg.nmachines, run.dir);
+			rc = 1;
+		}
+	} else if (rc != 0) {
+		fprintf(stderr, "hetlaunch: calibrate: %s (log: %s/log.txt)\n", run.error, run.dir);
+	}
+	if (rc == 0) {
+		double tmin = ms[0];
+		for (size_t i = 0; i < cfg.nmachines; i++)
+			if (ms[i] < tmin)
+				tmin = ms[i];
+		if (json) {
+			jw w;
+			jw_init(&w, stdout);
+			jw_obj(&w);
+			jw_key(&w, "dgemm_order"); jw_uint(&w, CAL_N);
+			jw_key(&w, "unit"); jw_str(&w, "ms per DGEMM");
+			jw_key(&w, "machines");
+			jw_arr(&w);
+			for (size_t i = 0; i < cfg.nmachines; i++) {
+				jw_obj(&w);
+				jw_key(&w, "name"); jw_str(&w, cfg.machines[i].name);
+				jw_key(&w, "cycle_time"); jw_num(&w, ms[i]);
+				jw_key(&w, "speed"); jw_num(&w, mflops_of(ms[i]));
+				jw_key(&w, "configured_cycle_time"); jw_num(&w, cfg.machines[i].cycle_time);
+				jw_key(&w, "relative"); jw_num(&w, ms[i] / tmin);
+				jw_end(&w);
+			}
+			jw_end(&w);
+			jw_key(&w, "emulated"); jw_bool(&w, cfg.emulate);
+			jw_key(&w, "dir"); jw_str(&w, run.dir);
+			jw_end(&w);
+			jw_done(&w);
+		} else {
+			printf("%-16s %12s %10s %10s %12s\n", "machine", "cycle_time", "Mflop/s",
+			       "relative", "configured");
+			double cmin = cfg.machines[0].cycle_time;
+			for (size_t i = 0; i < cfg.nmachines; i++)
+				if (cfg.machines[i].cycle_time < cmin)
+					cmin = cfg.machines[i].cycle_time;
+			for (size_t i = 0; i < cfg.nmachines; i++)
+				printf("%-16s %12.4g %10.0f %10.4f %12.4f\n", cfg.machines[i].name, ms[i],
+				       mflops_of(ms[i]), ms[i] / tmin, cfg.machines[i].cycle_time / cmin);
+		}
+		if (out) {
+			cal_ctx c = { &cfg, ms };
+			char err[512];
+			if (hl_write_atomic(out, fill_yaml, &c, err, sizeof err) < 0) {
+				fprintf(stderr, "hetlaunch: calibrate: %s\n", err);
+				rc = 1;
+			} else if (!quiet) {
+				fprintf(stderr, "hetlaunch: calibrate: wrote %s\n", out);
+			}
+		}
+	}
+	free(ms);
+	hl_run_free(&run);
+	hl_plan_free(&plan);
+	hl_config_free(&cfg);
+	diag_free(&d);
+	if (fflush(stdout) != 0 && rc == 0)
+		rc = 1;
+	return rc;
+}

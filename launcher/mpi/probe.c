@@ -1,0 +1,79 @@
+/*
+ * probe.c -- hl-probe, the MPI program behind `hetlaunch calibrate` (and
+ * the emulation tests): every rank times REPS DGEMMs of order N, the way
+ * paper 000 s5.1 measured its machines ("a 500x500 DGEMM, repeated and
+ * averaged"), and rank 0 prints one line per rank, in rank order:
+ *
+ *   hl-probe RANK HOST SECONDS_PER_DGEMM TOTAL_SECONDS
+ *
+ * usage: mpiexec -n P hl-probe [N [REPS [SYNC]]]   (defaults 500 5 0)
+ * SYNC = 1 times from one barrier to the next (the slowest rank's time,
+ * for processes that share a machine); 0 times each rank alone.
+ *
+ * Built with mpicc.mpich against the reference BLAS; runs under the
+ * runtime (LD_PRELOAD) like any other program: MPI_Wtime is where the
+ * emulated compute is charged.
+ */
+#define _DEFAULT_SOURCE
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+extern void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
+                   const double *alpha, const double *a, const int *lda, const double *b,
+                   const int *ldb, const double *beta, double *c, const int *ldc);
+
+int main(int argc, char **argv)
+{
+	MPI_Init(&argc, &argv);
+	int rank, size;
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	int n = argc > 1 ? atoi(argv[1]) : 500;
+	int reps = argc > 2 ? atoi(argv[2]) : 5;
+	int sync = argc > 3 ? atoi(argv[3]) : 0;
+	if (n <= 0 || reps <= 0) {
+		if (rank == 0)
+			fprintf(stderr, "usage: hl-probe [N [REPS [SYNC]]]\n");
+		MPI_Abort(MPI_COMM_WORLD, 2);
+	}
+	size_t nn = (size_t)n * (size_t)n;
+	double *a = malloc(nn * sizeof *a), *b = malloc(nn * sizeof *b), *c = malloc(nn * sizeof *c);
+	if (a == NULL || b == NULL || c == NULL)
+		MPI_Abort(MPI_COMM_WORLD, 1);
+	for (size_t i = 0; i < nn; i++) {
+		a[i] = (double)(i % 7) - 3.0;
+		b[i] = (double)(i % 5) * 0.5;
+		c[i] = 0.0;
+	}
+	const double one = 1.0, zero = 0.0;
+	/* warm the caches and the pages outside the timing */
+	dgemm_("N", "N", &n, &n, &n, &one, a, &n, b, &n, &zero, c, &n);
+	MPI_Barrier(MPI_COMM_WORLD);
+	double t0 = MPI_Wtime();
+	for (int r = 0; r < reps; r++)
+		dgemm_("N", "N", &n, &n, &n, &one, a, &n, b, &n, &zero, c, &n);
+	if (sync)
+		MPI_Barrier(MPI_COMM_WORLD);
+	double t = MPI_Wtime() - t0;
+
+	char host[256] = "?";
+	gethostname(host, sizeof host - 1);
+	double *all = rank == 0 ? malloc((size_t)size * sizeof *all) : NULL;
+	char *hosts = rank == 0 ? malloc((size_t)size * 256) : NULL;
+	MPI_Gather(&t, 1, MPI_DOUBLE, all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+	MPI_Gather(host, 256, MPI_CHAR, hosts, 256, MPI_CHAR, 0, MPI_COMM_WORLD);
+	if (rank == 0) {
+		for (int k = 0; k < size; k++)
+			printf("hl-probe %d %s %.9g %.9g\n", k, hosts + 256 * k, all[k] / reps, all[k]);
+		fflush(stdout);
+	}
+	free(all);
+	free(hosts);
+	free(a);
+	free(b);
+	free(c);
+	MPI_Finalize();
+	return 0;
+}

@@ -1,0 +1,297 @@
+#!/usr/bin/env bash
+# run_test.sh -- end-to-end tests of `hetlaunch run/compare/calibrate` and of
+# the vproc runtime (issues 4 and 5), with real MPICH, the real stock
+# testers and the real preload:
+#   * the MPI patterns BLACS uses give bit-identical results with and
+#     without the preload, and under emulation;
+#   * emulated speeds: 1 vs 3 within 3%, three siblings = 3x within 5%,
+#     calibrate gives back the configured ratios within 2%;
+#   * xdlu and xdqr PASSED through hetlaunch, 1d and 2d, plan and baseline;
+#     compare end to end; --dry-run;
+#   * a failing program, a missing program, a dead rank, a timeout and
+#     Ctrl-C each exit 1 with a message, keep the log, and leave no process
+#     and no shared memory behind.
+# Run from the repository root; HETLAUNCH names the binary, OBJ the build
+# directory of the test programs.
+set -u
+HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
+OBJ=${OBJ:-build/release}
+PRELOAD=${PRELOAD:-lib/libvproc.so}
+PATTERNS=$OBJ/tests/mpi/patterns
+pass=0
+fail=0
+tmp=$(mktemp -d /tmp/hetlaunch-run-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+ok()  { pass=$((pass + 1)); echo "ok: $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+
+# json FILE EXPR: evaluate a Python expression on the document d
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# Our jobs run in run directories under $tmp: any process whose working
+# directory or command line is there is ours (other jobs on this computer
+# are not).
+ours() {
+	local p pid cwd
+	for p in /proc/[0-9]*; do
+		pid=${p#/proc/}
+		cwd=$(readlink "$p/cwd" 2>/dev/null) || continue
+		case $cwd in
+		"$tmp"/*) echo "$pid $(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" ;;
+		esac
+	done
+}
+no_leftovers() {
+	local what=$1 left
+	sleep 0.5
+	left=$(ours)
+	if [ -n "$left" ]; then
+		bad "$what: stray processes:"; echo "$left"
+	else
+		ok "$what: no stray processes"
+	fi
+	if ls /dev/shm/ 2>/dev/null | grep -q '^hetlaunch-'; then
+		bad "$what: shared memory left: $(ls /dev/shm | grep '^hetlaunch-')"
+	else
+		ok "$what: no shared memory left"
+	fi
+}
+
+# --- 1. the runtime: bit-identical results --------------------------------
+for np in 4 6; do
+	mkdir -p "$tmp/plain$np" "$tmp/pre$np"
+	timeout 120 mpiexec.hydra -n $np "$PATTERNS" "$tmp/plain$np" >/dev/null 2>&1
+	LD_PRELOAD=$PRELOAD timeout 120 mpiexec.hydra -n $np "$PATTERNS" "$tmp/pre$np" \
+		>/dev/null 2>&1
+	n=$(cat "$tmp/pre$np"/rank-*.txt 2>/dev/null | wc -l)
+	if [ "$n" -gt 0 ] && diff -r "$tmp/plain$np" "$tmp/pre$np" >/dev/null; then
+		ok "patterns on $np ranks: $n result lines bit-identical with the preload"
+	else
+		bad "patterns on $np ranks differ with the preload ($n lines)"
+		diff -r "$tmp/plain$np" "$tmp/pre$np" | head -5
+	fi
+done
+
+# ... and under emulation, with a network (every send is delayed)
+mkdir -p "$tmp/emu-patterns"
+cat >"$tmp/patterns.yaml" <<YAML
+name: patterns
+machines:
+  - {name: fast, cycle_time: 1}
+  - {name: slow, cycle_time: 2}
+B: 4
+n: 64
+nb: 16
+kernel: exec
+program: $PWD/$PATTERNS
+args: [$tmp/emu-patterns]
+emulate: {latency_us: 50, bandwidth_mbps: 1000}
+timeout: 120
+YAML
+"$HETLAUNCH" run "$tmp/patterns.yaml" --quiet --out "$tmp/run-patterns" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && diff -r "$tmp/plain4" "$tmp/emu-patterns" >/dev/null; then
+	ok "patterns under emulation (4 ranks on 2 machines, 1 Gb/s): bit-identical"
+else
+	bad "patterns under emulation: exit $rc"; cat "$tmp/err"; diff -r "$tmp/plain4" "$tmp/emu-patterns" | head -5
+fi
+
+# --- 2. emulated speeds ---------------------------------------------------
+# Speeds well below this computer's (mflops), so that the emulation has
+# room even on a loaded machine.
+probe_yaml() {  # NAME SYNC MACHINES... (name:cycle_time)
+	local name=$1 sync=$2; shift 2
+	{
+		echo "name: $name"
+		echo "machines:"
+		for m in "$@"; do echo "  - {name: ${m%%:*}, cycle_time: ${m#*:}}"; done
+		echo "n: 64"
+		echo "nb: 16"
+		echo "kernel: exec"
+		echo "program: $PWD/lib/hetlaunch/hl-probe"
+		echo "args: [300, 4, $sync]"
+		echo "emulate: {mflops: 300, cycle_time: 1}"
+		echo "timeout: 120"
+	} >"$tmp/$name.yaml"
+}
+probe_times() {  # RUNDIR -> "t0 t1 ..." per rank (total seconds)
+	awk '$1 == "hl-probe" { printf "%s ", $5 }' "$1/log.txt"
+}
+
+probe_yaml two 0 one:1 three:3
+"$HETLAUNCH" run "$tmp/two.yaml" --baseline cyclic --quiet --out "$tmp/run-two" 2>"$tmp/err"
+read -r t1 t3 <<<"$(probe_times "$tmp/run-two")"
+if [ -n "${t3:-}" ] && python3 - "$t1" "$t3" <<'PY'
+import sys
+t1, t3 = map(float, sys.argv[1:])
+r = t3 / t1
+print(f"    cycle times 1 and 3: {t1:.4f} s and {t3:.4f} s, ratio {r:.4f}")
+sys.exit(0 if abs(r / 3 - 1) <= 0.03 else 1)
+PY
+then ok "two machines 1:3 take times 3x apart within 3%"; else bad "1:3 ratio"; cat "$tmp/err"; fi
+
+probe_yaml one 1 solo:1
+sed -i 's/^n: 64/B: 1\nn: 64/' "$tmp/one.yaml"
+"$HETLAUNCH" run "$tmp/one.yaml" --quiet --out "$tmp/run-one" 2>"$tmp/err"
+cp "$tmp/one.yaml" "$tmp/three.yaml"
+sed -i 's/^B: 1/B: 3/' "$tmp/three.yaml"
+"$HETLAUNCH" run "$tmp/three.yaml" --quiet --out "$tmp/run-three" 2>>"$tmp/err"
+read -r s1 <<<"$(probe_times "$tmp/run-one")"
+read -r a b c <<<"$(probe_times "$tmp/run-three")"
+if [ -n "${c:-}" ] && python3 - "$s1" "$a" "$b" "$c" <<'PY'
+import sys
+s1, *t = map(float, sys.argv[1:])
+r = max(t) / s1
+print(f"    one process {s1:.4f} s; three on one machine {max(t):.4f} s: ratio {r:.4f}")
+sys.exit(0 if abs(r / 3 - 1) <= 0.05 else 1)
+PY
+then ok "three siblings on one machine take 3x within 5%"; else bad "siblings 3x"; cat "$tmp/err"; fi
+
+cat >"$tmp/cal.yaml" <<YAML
+name: cal
+machines:
+  - {name: lhpcb, cycle_time: 100}
+  - {name: lhpcf, cycle_time: 143}
+  - {name: lhpci, cycle_time: 353}
+emulate: {mflops: 600, cycle_time: 100}
+YAML
+if "$HETLAUNCH" calibrate "$tmp/cal.yaml" --json --quiet --out "$tmp/run-cal" -o "$tmp/cal-new.yaml" \
+	>"$tmp/cal.json" 2>"$tmp/err" && python3 - "$tmp/cal.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["machines"]
+ok = True
+for x in m:
+    want = x["configured_cycle_time"] / m[0]["configured_cycle_time"]
+    got = x["cycle_time"] / m[0]["cycle_time"]
+    print(f"    {x['name']}: measured ratio {got:.4f}, configured {want:.4f}")
+    ok &= abs(got / want - 1) <= 0.02
+sys.exit(0 if ok else 1)
+PY
+then ok "calibrate recovers the configured ratios within 2%"; else bad "calibrate"; cat "$tmp/err"; fi
+check "calibrate -o writes a machine list that plans" "$HETLAUNCH" plan "$tmp/cal-new.yaml" >/dev/null
+
+# --- 3. stock testers through hetlaunch ------------------------------------
+tester_yaml() {  # NAME LAYOUT KERNEL EXTRA...
+	local name=$1 layout=$2 kernel=$3; shift 3
+	{
+		echo "name: $name"
+		echo "machines:"
+		echo "  - {name: lhpcb, cycle_time: 100}"
+		echo "  - {name: lhpcf, cycle_time: 143}"
+		echo "  - {name: lhpci, cycle_time: 353}"
+		echo "  - {name: lhpcx, cycle_time: 200}"
+		echo "layout: $layout"
+		echo "kernel: $kernel"
+		echo "n: 240"
+		echo "nb: 16"
+		echo "emulate: true"
+		echo "timeout: 300"
+		for x in "$@"; do echo "$x"; done
+	} >"$tmp/$name.yaml"
+}
+tester_yaml lu1d 1d lu "B: 6"
+tester_yaml lu2d 2d lu "grid: [2, 2]" "panel: [3, 3]"
+tester_yaml qr1d 1d qr "B: 6"
+tester_yaml qr2d 2d qr "grid: [2, 2]" "panel: [3, 3]"
+tester_yaml mm2d 2d mm "grid: [2, 2]" "panel: [3, 3]"
+for t in lu1d lu2d qr1d qr2d mm2d; do
+	"$HETLAUNCH" run "$tmp/$t.yaml" --quiet --out "$tmp/run-$t" >/dev/null 2>"$tmp/err"
+	rc=$?
+	d=$tmp/run-$t
+	if [ $rc -eq 0 ] && [ "$(json "$d/report.json" 'd["passed"]')" = True ]; then
+		ok "$t: passed ($(json "$d/report.json" '"%d x %d, %s s" % (d["nprow"], d["npcol"], d["results"][0]["time"])'))"
+	else
+		bad "$t: exit $rc"; cat "$tmp/err"; tail -5 "$d/log.txt" 2>/dev/null
+	fi
+	for f in plan.json hosts.mpich command.txt log.txt report.json; do
+		[ -s "$d/$f" ] || bad "$t: $f missing"
+	done
+done
+grep -q "^1 3 " "$tmp/run-lu2d/LU.dat" 2>/dev/null || true
+check "lu2d: LU.dat asks for the 3 x 3 panel" \
+	test "$(json "$tmp/run-lu2d/report.json" '(d["nprow"], d["npcol"])')" = "(3, 3)"
+check "no temporary files left in a run directory" \
+	test -z "$(find "$tmp"/run-lu1d -name '.*tmp*')"
+
+"$HETLAUNCH" run "$tmp/lu1d.yaml" --baseline cyclic --quiet --out "$tmp/run-base" >/dev/null 2>"$tmp/err"
+check "--baseline cyclic: 1 x 4, one process per machine, passed" \
+	test "$(json "$tmp/run-base/report.json" '(d["nprow"], d["npcol"], d["mapping"], d["passed"])')" = "(1, 4, 'cyclic', True)"
+
+out=$("$HETLAUNCH" run "$tmp/lu1d.yaml" --dry-run --out "$tmp/run-dry" 2>/dev/null)
+rc=$?
+check "--dry-run: exit 0, prints the command, writes the files, starts nothing" \
+	test $rc -eq 0 -a -s "$tmp/run-dry/LU.dat" -a -s "$tmp/run-dry/command.txt" \
+	     -a ! -e "$tmp/run-dry/log.txt" -a ! -e "$tmp/run-dry/report.json"
+check "--dry-run prints mpiexec.hydra -n 6" grep -q "mpiexec.hydra.* -n 6 " <<<"$out"
+
+"$HETLAUNCH" compare "$tmp/lu1d.yaml" --json --quiet --out "$tmp/cmp" >"$tmp/cmp.json" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$tmp/cmp.json" "$tmp/cmp/compare.json" <<'PY'
+import json, sys
+for f in sys.argv[1:]:
+    d = json.load(open(f))
+    assert d["cyclic"]["passed"] and d["hetero"]["passed"], "both passed"
+    assert d["cyclic"]["npcol"] == 4 and d["hetero"]["npcol"] == 6
+    assert d["speedup"] > 0 and d["predicted_speedup"] > 1
+print(f"    speedup {d['speedup']:.2f}, predicted {d['predicted_speedup']:.2f}")
+PY
+then ok "compare: both runs passed, compare.json has the speedups"; else bad "compare: exit $rc"; cat "$tmp/err"; fi
+no_leftovers "after the runs"
+
+# --- 4. failures ---------------------------------------------------------
+exec_yaml() {  # NAME PROGRAM ARGS TIMEOUT [EMULATE]
+	cat >"$tmp/$1.yaml" <<YAML
+name: $1
+machines: [{name: a, cycle_time: 1}, {name: b, cycle_time: 2}]
+B: 3
+n: 64
+nb: 16
+kernel: exec
+program: $2
+args: $3
+timeout: $4
+emulate: ${5:-true}
+YAML
+}
+expect_fail() {  # WHAT NAME MESSAGE
+	"$HETLAUNCH" run "$tmp/$2.yaml" --quiet --out "$tmp/run-$2" >/dev/null 2>"$tmp/err"
+	local rc=$?
+	if [ $rc -eq 1 ] && grep -q -- "$3" "$tmp/err"; then
+		ok "$1: exit 1, '$3'"
+	else
+		bad "$1: exit $rc, want 1 and '$3'"; cat "$tmp/err"
+	fi
+}
+exec_yaml false /bin/false "[]" 60
+expect_fail "a failing program" false "mpiexec exited with status"
+check "the failing run kept its log and report" test -e "$tmp/run-false/log.txt" -a -s "$tmp/run-false/report.json"
+exec_yaml missing /nonexistent/prog "[]" 60
+expect_fail "a missing program" missing "cannot be run"
+exec_yaml abort "$PWD/lib/hetlaunch/hl-probe" "[-1]" 60
+expect_fail "a rank that calls MPI_Abort" abort "MPI_Abort"
+exec_yaml dies /usr/bin/timeout "[-s, KILL, '0.5', /bin/sleep, '20']" 60
+expect_fail "a rank killed by a signal" dies "a rank died"
+exec_yaml hang /bin/sleep "[30]" 2
+start=$(date +%s)
+expect_fail "a hung job" hang "timeout"
+check "the timeout ended the job within 10 s" test $(( $(date +%s) - start )) -lt 10
+no_leftovers "after the failures"
+
+exec_yaml ctrlc /bin/sleep "[30]" 60
+"$HETLAUNCH" run "$tmp/ctrlc.yaml" --quiet --out "$tmp/run-ctrlc" >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc -eq 1 ] && grep -q "interrupted" "$tmp/err"; then ok "Ctrl-C: exit 1, interrupted"
+else bad "Ctrl-C: exit $rc"; cat "$tmp/err"; fi
+check "Ctrl-C: report.json says interrupted" \
+	test "$(json "$tmp/run-ctrlc/report.json" 'd["job"]["interrupted"]')" = True
+no_leftovers "after Ctrl-C"
+
+echo "run tests: $pass passed, $fail failed"
+[ $fail -eq 0 ]
