@@ -80,5 +80,132 @@ expect_rc 2 "plan unknown option" plan configs/lhpc-lu.yaml --jsn
 expect_rc 2 "plan two files" plan configs/lhpc-lu.yaml configs/lip-lu.yaml
 expect_rc 0 "plan -- FILE" plan --json -- configs/lhpc-lu.yaml
 
+# --- hostfile ------------------------------------------------------------------
+# Golden host files in every format (tests/golden/NAME.hostfile.FORMAT), then
+# properties that hold whatever the plan: every format lists the plan's hosts
+# in rank order (the "host" of each entry of the plan JSON's ranks).
+hf_formats="mpich mpich-grouped mpich-rankmap openmpi openmpi-seq slurm"
+plan_hosts() {  # plan_hosts FILE [--baseline cyclic]: one host per rank
+	"$HETLAUNCH" plan "$1" --json | awk '/^  "ranks": \[/ {on = 1; next}
+		on && /^  \]/ {on = 0} on && /"host":/ {sub(/.*"host": "/, ""); sub(/".*/, ""); print}'
+}
+expand_mpich() { awk -F: '{for (i = 0; i < $2; i++) print $1}' "$1"; }
+hf_golden() {  # hf_golden CONFIG FORMAT GOLDEN [ARGS...]
+	local f=$1 fmt=$2 golden=$3; shift 3
+	"$HETLAUNCH" hostfile "$f" --format "$fmt" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ $rc -ne 0 ]; then bad "hostfile $f $fmt: exit $rc: $(cat "$tmp/err")"; return 1; fi
+	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then cp "$tmp/out" "$golden"; fi
+	if [ ! -f "$golden" ]; then bad "$golden is missing (UPDATE_GOLDEN=1 makes it)"; return 1; fi
+	if diff -u "$golden" "$tmp/out" >"$tmp/diff"; then ok
+	else bad "hostfile $f $fmt differs from $golden"; head -20 "$tmp/diff"; return 1; fi
+}
+for f in configs/*.yaml tests/good/count-and-speed.yaml; do
+	base=$(basename "$f" .yaml)
+	plan_hosts "$f" >"$tmp/hosts"
+	[ -s "$tmp/hosts" ] || { bad "$f: no ranks in the plan JSON"; continue; }
+	for fmt in $hf_formats; do
+		hf_golden "$f" "$fmt" "tests/golden/$base.hostfile.$fmt" || continue
+		cp "$tmp/out" "$tmp/hf.$fmt"
+		# the mpich note is printed exactly when a host is on two runs of lines
+		split=0
+		[ "$fmt" = mpich ] && split=$(awk -F: '$1 != prev {n[$1]++} {prev = $1}
+			END {for (h in n) if (n[h] > 1) s++; print s + 0}' "$tmp/hf.mpich")
+		if [ "$split" -gt 0 ]; then
+			grep -q "^hetlaunch: note: $split host.* more than one line" "$tmp/err" && ok || bad "$f mpich: no note about $split split hosts: $(cat "$tmp/err")"
+		else
+			[ ! -s "$tmp/err" ] && ok || bad "$f $fmt: wrote to stderr: $(cat "$tmp/err")"
+		fi
+	done
+	# per-rank formats = the plan's hosts in rank order
+	cmp -s "$tmp/hosts" "$tmp/hf.slurm" && ok || bad "$f: slurm file is not the plan's hosts"
+	cmp -s "$tmp/hosts" "$tmp/hf.openmpi-seq" && ok || bad "$f: openmpi-seq file is not the plan's hosts"
+	expand_mpich "$tmp/hf.mpich" | cmp -s "$tmp/hosts" - && ok || bad "$f: mpich file does not expand to the plan's hosts"
+	awk '{print NR - 1}' "$tmp/hosts" >"$tmp/want-ranks"
+	sed 's/^rank \([0-9]*\)=.*/\1/' "$tmp/hf.openmpi" | cmp -s "$tmp/want-ranks" - && ok || bad "$f: rankfile ranks are not 0..n-1 in order"
+	sed 's/^rank [0-9]*=\([^ ]*\) slot=[0-9]*$/\1/' "$tmp/hf.openmpi" | cmp -s "$tmp/hosts" - && ok || bad "$f: rankfile hosts are not the plan's hosts"
+	# grouped list + rankmap: each host once, and line rankmap[k] is rank k's host
+	tr ',' '\n' <"$tmp/hf.mpich-rankmap" | awk -F: 'NR == FNR {h[NR - 1] = $1; n[NR - 1] = $2; next}
+		{print h[$1]; c[$1]++} END {for (i in n) if (c[i] != n[i]) exit 1}' "$tmp/hf.mpich-grouped" - >"$tmp/regrouped" \
+		&& cmp -s "$tmp/hosts" "$tmp/regrouped" && ok || bad "$f: mpich-grouped + mpich-rankmap do not give the plan's hosts"
+	[ "$(cut -d: -f1 "$tmp/hf.mpich-grouped" | sort | uniq -d)" = "" ] && ok || bad "$f: mpich-grouped lists a host twice"
+	rm -f "$tmp"/hf.*
+done
+
+# count > 1: the two processors of node1.example are slots 0 and 1, and every
+# rank of a machine is on its machine's slot (new.0 -> 0, new.1 -> 1).
+"$HETLAUNCH" plan tests/good/count-and-speed.yaml --json | awk '/"ranks": \[/ {on = 1} on && /"machine":/ {sub(/.*"machine": "/, ""); sub(/".*/, ""); print}' >"$tmp/machines"
+"$HETLAUNCH" hostfile tests/good/count-and-speed.yaml --format openmpi | sed 's/.* slot=//' >"$tmp/slots"
+paste -d' ' "$tmp/machines" "$tmp/slots" | sort -u >"$tmp/pairs"
+printf 'new.0 0\nnew.1 1\nold 0\n' | cmp -s - "$tmp/pairs" && ok || bad "count-and-speed: machine/slot pairs: $(tr '\n' ';' <"$tmp/pairs")"
+
+# --baseline cyclic: one rank per machine, in list order
+for f in configs/lhpc-lu.yaml configs/table3-2d.yaml; do
+	base=$(basename "$f" .yaml)
+	for fmt in mpich openmpi; do
+		hf_golden "$f" "$fmt" "tests/golden/$base.cyclic.hostfile.$fmt" --baseline cyclic
+	done
+done
+"$HETLAUNCH" hostfile configs/lhpc-lu.yaml --baseline cyclic --format slurm >"$tmp/out"
+printf 'lhpcb\nlhpcf\nlhpci\n' | cmp -s - "$tmp/out" && ok || bad "lhpc cyclic: want one rank per machine in list order"
+
+# -o: the same bytes as stdout, nothing on stdout, no temporary file left;
+# an existing file is replaced
+mkdir "$tmp/o"
+for fmt in $hf_formats; do
+	"$HETLAUNCH" hostfile configs/lip-lu.yaml --format "$fmt" >"$tmp/stdout.$fmt" 2>/dev/null
+	echo stale >"$tmp/o/hosts"
+	"$HETLAUNCH" hostfile configs/lip-lu.yaml --format "$fmt" -o "$tmp/o/hosts" >"$tmp/out" 2>/dev/null
+	rc=$?
+	if [ $rc -eq 0 ] && [ ! -s "$tmp/out" ] && cmp -s "$tmp/stdout.$fmt" "$tmp/o/hosts" &&
+	   [ "$(ls -A "$tmp/o")" = hosts ]; then ok
+	else bad "hostfile -o ($fmt): exit $rc, or the file differs from stdout, or left: $(ls -A "$tmp/o")"; fi
+done
+# -o into a directory that does not exist: exit 1, the path named, nothing made
+"$HETLAUNCH" hostfile configs/lhpc-lu.yaml -o "$tmp/nodir/hosts" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$tmp/nodir" ] && [ ! -s "$tmp/out" ] && grep -qF "$tmp/nodir/hosts" "$tmp/err"; then ok
+else bad "hostfile -o into a missing directory: exit $rc: $(cat "$tmp/err")"; fi
+# -o onto a directory: exit 1, the directory untouched, no temporary file
+mkdir "$tmp/o/adir"
+"$HETLAUNCH" hostfile configs/lhpc-lu.yaml -o "$tmp/o/adir" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && [ -d "$tmp/o/adir" ] && [ "$(ls -A "$tmp/o" | tr '\n' ' ')" = "adir hosts " ]; then ok
+else bad "hostfile -o onto a directory: exit $rc, left: $(ls -A "$tmp/o")"; fi
+# stdout that cannot be written: exit 1, and no note claims success
+if [ -w /dev/full ]; then
+	"$HETLAUNCH" hostfile configs/lhpc-lu.yaml --format slurm >/dev/full 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "writing the output" "$tmp/err" && ok || bad "hostfile >/dev/full: exit $rc: $(cat "$tmp/err")"
+fi
+# bad input: exit 2, FILE:LINE:COL, and -o leaves the existing file alone
+echo keep >"$tmp/o/hosts"
+"$HETLAUNCH" hostfile tests/bad/negative.yaml -o "$tmp/o/hosts" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(cat "$tmp/o/hosts")" = keep ] && grep -q "^tests/bad/negative.yaml:[0-9]*:[0-9]*: " "$tmp/err"; then ok
+else bad "hostfile on a bad file: exit $rc: $(cat "$tmp/err")"; fi
+# a host with ':' cannot go into an MPICH host file; the other formats take it
+printf 'machines:\n  - name: a\n    host: "fe80::1"\n    cycle_time: 1\n  - name: b\n    cycle_time: 2\n' >"$tmp/colon.yaml"
+for fmt in mpich mpich-grouped mpich-rankmap; do
+	"$HETLAUNCH" hostfile "$tmp/colon.yaml" --format $fmt >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && grep -qF "$tmp/colon.yaml:2:5: host \"fe80::1\" of machine a has ':'" "$tmp/err"; then ok
+	else bad "hostfile $fmt with host fe80::1: exit $rc: $(cat "$tmp/err")"; fi
+done
+"$HETLAUNCH" hostfile "$tmp/colon.yaml" --format openmpi >"$tmp/out" 2>"$tmp/err" && grep -q "=fe80::1 slot=0" "$tmp/out" && ok || bad "hostfile openmpi with host fe80::1: $(cat "$tmp/err")"
+# usage
+expect_rc 2 "hostfile without FILE" hostfile
+expect_rc 2 "hostfile bad format" hostfile configs/lhpc-lu.yaml --format mpi
+grep -q "unknown format 'mpi' (formats: mpich, " "$tmp/err" && ok || bad "bad format: message lists no formats: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] && ok || bad "bad format wrote to stdout"
+expect_rc 2 "hostfile --format without value" hostfile configs/lhpc-lu.yaml --format
+expect_rc 2 "hostfile -o without value" hostfile configs/lhpc-lu.yaml -o
+expect_rc 2 "hostfile -o ''" hostfile configs/lhpc-lu.yaml -o ''
+expect_rc 2 "hostfile bad baseline" hostfile configs/lhpc-lu.yaml --baseline hetero
+expect_rc 2 "hostfile unknown option" hostfile configs/lhpc-lu.yaml --fromat mpich
+expect_rc 2 "hostfile two files" hostfile configs/lhpc-lu.yaml configs/lip-lu.yaml
+expect_rc 0 "hostfile -- FILE" hostfile --format slurm -- configs/lhpc-lu.yaml
+grep -q "hostfile FILE" <("$HETLAUNCH" --help) && ok || bad "--help does not list hostfile"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
