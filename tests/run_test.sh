@@ -52,8 +52,17 @@ no_leftovers() {
 	else
 		ok "$what: no stray processes"
 	fi
-	if ls /dev/shm/ 2>/dev/null | grep -q '^hetlaunch-'; then
-		bad "$what: shared memory left: $(ls /dev/shm | grep '^hetlaunch-')"
+	# /dev/shm/hetlaunch-PID-K belongs to the hetlaunch process PID; one
+	# whose process is gone was leaked (other sessions' live ones are not).
+	local leaked="" f pid
+	for f in /dev/shm/hetlaunch-*; do
+		[ -e "$f" ] || continue
+		pid=${f#/dev/shm/hetlaunch-}
+		pid=${pid%%-*}
+		kill -0 "$pid" 2>/dev/null || leaked="$leaked ${f#/dev/shm/}"
+	done
+	if [ -n "$leaked" ]; then
+		bad "$what: shared memory left:$leaked"
 	else
 		ok "$what: no shared memory left"
 	fi

@@ -28,6 +28,7 @@ int vr_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 
 int MPI_Init(int *argc, char ***argv)
 {
+	vr_wait_init();
 	int rc = PMPI_Init(argc, argv);
 	if (rc == MPI_SUCCESS)
 		vr_emu_init();
@@ -36,6 +37,7 @@ int MPI_Init(int *argc, char ***argv)
 
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
+	vr_wait_init();
 	int rc = PMPI_Init_thread(argc, argv, required, provided);
 	if (rc == MPI_SUCCESS)
 		vr_emu_init();

@@ -17,6 +17,7 @@
 #include <mpi.h>
 
 /* wait.c */
+void vr_wait_init(void);                  /* at MPI_Init */
 void vr_backoff(unsigned *iter);          /* after an unsuccessful test */
 int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses);
 int vr_wait(MPI_Request *req, MPI_Status *status);
