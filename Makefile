@@ -160,16 +160,18 @@ cli: $(BIN)
 
 # End to end with real MPICH, the stock testers and the runtime preload.
 e2e: all
-	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) tests/run_test.sh
+	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/run_test.sh
 
-bench: $(BENCH_BIN)
+bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done
+	$(Q)HETLAUNCH=$(BIN) tests/bench_runtime.sh
 
-# The main job.  Until the launcher (run) lands, the main job is the plan of
-# the paper's lhpc platform (002 Table 5).
+# The main job: stock xdlu on the emulated lhpc platform of paper 002
+# (Table 5), one process per machine and then the B = 9 plan, with the
+# measured speedup beside the predicted one.
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)$(BIN) plan configs/lhpc-lu.yaml
+	$(Q)$(BIN) compare configs/lhpc-emulated.yaml --quiet
 
 # --- install --------------------------------------------------------------
 install: all

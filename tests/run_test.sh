@@ -18,6 +18,7 @@ HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 OBJ=${OBJ:-build/release}
 PRELOAD=${PRELOAD:-lib/libvproc.so}
 PATTERNS=$OBJ/tests/mpi/patterns
+PROBE=${PROBE:-lib/hetlaunch/hl-probe}
 pass=0
 fail=0
 tmp=$(mktemp -d /tmp/hetlaunch-run-test.XXXXXX)
@@ -119,7 +120,7 @@ probe_yaml() {  # NAME SYNC MACHINES... (name:cycle_time)
 		echo "n: 64"
 		echo "nb: 16"
 		echo "kernel: exec"
-		echo "program: $PWD/lib/hetlaunch/hl-probe"
+		echo "program: $PWD/$PROBE"
 		echo "args: [300, 4, $sync]"
 		echo "emulate: {mflops: 300, cycle_time: 1}"
 		echo "timeout: 120"
@@ -279,7 +280,7 @@ expect_fail "a failing program" false "mpiexec exited with status"
 check "the failing run kept its log and report" test -e "$tmp/run-false/log.txt" -a -s "$tmp/run-false/report.json"
 exec_yaml missing /nonexistent/prog "[]" 60
 expect_fail "a missing program" missing "cannot be run"
-exec_yaml abort "$PWD/lib/hetlaunch/hl-probe" "[-1]" 60
+exec_yaml abort "$PWD/$PROBE" "[-1]" 60
 expect_fail "a rank that calls MPI_Abort" abort "MPI_Abort"
 exec_yaml dies /usr/bin/timeout "[-s, KILL, '0.5', /bin/sleep, '20']" 60
 expect_fail "a rank killed by a signal" dies "a rank died"
