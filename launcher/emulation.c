@@ -98,8 +98,10 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 	}
 	double tref = cfg->emu.cycle_time > 0 ? cfg->emu.cycle_time : tmin;
 	e->chosen = !(cfg->emu.mflops > 0);
-	vproc_status st = vproc_emu_speeds(p, t, host_mflops, e->cores, cfg->emu.mflops, tref,
-	                                   e->scale, &e->K);
+	vproc_status st = VPROC_OK;
+	if (cfg->emulate)
+		st = vproc_emu_speeds(p, t, host_mflops, e->cores, cfg->emu.mflops, tref,
+		                      e->scale, &e->K);
 	free(t);
 	if (st != VPROC_OK) {
 		snprintf(err, errlen, "emulate: mflops = %g at cycle_time %g makes the fastest "
@@ -142,7 +144,7 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 	s->version = VR_SHM_VERSION;
 	s->nmachines = (uint32_t)p;
 	s->nranks = (uint32_t)r->nranks;
-	s->flags = cfg->emu.bus ? VR_FLAG_BUS : 0;
+	s->flags = (cfg->emu.bus ? VR_FLAG_BUS : 0) | (cfg->emulate ? VR_FLAG_EMULATE : 0);
 	s->slack_ns = 200000;   /* 0.2 ms: a scheduler tick's worth of lateness */
 	/* Mbit/s -> bytes/s; us -> ns */
 	s->bus_latency_ns = cfg->emu.latency_us * 1e3;

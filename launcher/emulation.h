@@ -30,7 +30,8 @@ typedef struct {
 
 /*
  * hl_emu_create -- compute the speeds and create the segment for these
- * ranks.  host_mflops: this computer's (hl_host_mflops), measured once by
+ * ranks.  Without emulate: the segment only carries the runtime's wake-ups
+ * (all ranks on this computer), and host_mflops is not used.  host_mflops: this computer's (hl_host_mflops), measured once by
  * the caller so that two runs compare on the same footing.  Returns 0, or
  * -1 with a message in err (exit status 2 for a speed this computer cannot
  * emulate, 1 for a system error: *status says which).

@@ -72,6 +72,19 @@ double hl_predicted_speedup(const hl_plan *plan)
 	return plan->hetero > 0 ? plan->cyclic / plan->hetero : 0.0;
 }
 
+/* Are all the ranks on this computer? */
+static int all_local(const hl_config *cfg, const hl_ranks *r)
+{
+	char me[256] = "";
+	gethostname(me, sizeof me - 1);
+	for (size_t k = 0; k < r->nranks; k++) {
+		const char *h = cfg->machines[r->machine[k]].host;
+		if (strcmp(h, "localhost") != 0 && strcmp(h, "127.0.0.1") != 0 && strcmp(h, me) != 0)
+			return 0;
+	}
+	return 1;
+}
+
 /* ---- the files ------------------------------------------------------------ */
 
 typedef struct {
@@ -397,9 +410,18 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		return fail(run, 1, "%s", err);
 	}
 
-	/* The emulated cluster's shared state. */
+	/* The emulated cluster's shared state; without emulation, when every
+	 * rank is on this computer, the same segment carries the runtime's
+	 * wake-ups (a rank that sends wakes the receiver at once). */
 	hl_emu emu;
 	memset(&emu, 0, sizeof emu);
+	if (!cfg->emulate && !o->dry_run && preload[0] && all_local(cfg, &ranks)) {
+		int st;
+		if (hl_emu_create(cfg, &ranks, 0.0, &emu, &st, err, sizeof err) < 0) {
+			hl_ranks_free(&ranks);
+			return fail(run, st, "%s", err);
+		}
+	}
 	if (cfg->emulate && !o->dry_run) {
 		run->host_mflops = o->host_mflops > 0 ? o->host_mflops : hl_host_mflops();
 		int st;
@@ -430,6 +452,7 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 			                      sizeof err) < 0) {
 				argv_free(&a);
 				hl_ranks_free(&ranks);
+				hl_emu_destroy(&emu);
 				return fail(run, 1, "%s", err);
 			}
 			char *map = hl_hydra_rankmap(cfg, &ranks);
@@ -444,7 +467,7 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	if (preload[0])
 		oom |= argv_push(&a, "-genv") | argv_push(&a, "LD_PRELOAD") |
 		       argv_push(&a, preload);
-	if (run->emulated)
+	if (emu.shm)
 		oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_SHM") |
 		       argv_push(&a, emu.name);
 	oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_NPROW") |

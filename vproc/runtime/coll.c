@@ -19,7 +19,11 @@ static int recv_wait(void *buf, int count, MPI_Datatype type, int src, int tag, 
 {
 	MPI_Request r;
 	int rc = PMPI_Irecv(buf, count, type, src, tag, c, &r);
-	return rc == MPI_SUCCESS ? vr_wait(&r, MPI_STATUS_IGNORE) : rc;
+	if (rc == MPI_SUCCESS)
+		rc = vr_wait(&r, MPI_STATUS_IGNORE);
+	if (rc == MPI_SUCCESS)
+		vr_wake(c, src);   /* a sender of a large message waits for us */
+	return rc;
 }
 
 static int send_wait(const void *buf, int count, MPI_Datatype type, int dst, int tag, MPI_Comm c)

@@ -104,3 +104,66 @@ void vr_comm_forget(MPI_Comm comm)
 	free(c->world);
 	*c = tab[--ntab];
 }
+
+/* ---- the user's posted receives, by request handle ----------------------
+ * A small open-addressing table: the receives in flight at once are few
+ * (BLACS keeps a handful).  A full table only loses wake-ups, never
+ * correctness: the sender's nap bounds its wait. */
+enum { NRECV = 512 };
+static struct { MPI_Request req; MPI_Comm comm; } recvs[NRECV];
+static int recvs_init;
+
+static unsigned slot(MPI_Request r)
+{
+	return ((unsigned)r * 2654435761u) % NRECV;
+}
+
+void vr_recv_posted(MPI_Request req, MPI_Comm comm)
+{
+	if (!recvs_init) {
+		for (int i = 0; i < NRECV; i++)
+			recvs[i].req = MPI_REQUEST_NULL;
+		recvs_init = 1;
+	}
+	unsigned h = slot(req);
+	for (unsigned k = 0; k < NRECV; k++) {
+		unsigned i = (h + k) % NRECV;
+		if (recvs[i].req == MPI_REQUEST_NULL || recvs[i].req == req) {
+			recvs[i].req = req;
+			recvs[i].comm = comm;
+			return;
+		}
+	}
+}
+
+MPI_Comm vr_recv_done(MPI_Request req)
+{
+	if (!recvs_init || req == MPI_REQUEST_NULL)
+		return MPI_COMM_NULL;
+	unsigned h = slot(req);
+	for (unsigned k = 0; k < NRECV; k++) {
+		unsigned i = (h + k) % NRECV;
+		if (recvs[i].req == req) {
+			MPI_Comm c = recvs[i].comm;
+			/* backward-shift deletion keeps the probe chains intact */
+			unsigned j = i;
+			for (;;) {
+				recvs[i].req = MPI_REQUEST_NULL;
+				for (;;) {
+					j = (j + 1) % NRECV;
+					if (recvs[j].req == MPI_REQUEST_NULL)
+						return c;
+					unsigned hj = slot(recvs[j].req);
+					/* can the entry at j move to i? */
+					if ((i <= j) ? (hj <= i || hj > j) : (hj <= i && hj > j))
+						break;
+				}
+				recvs[i] = recvs[j];
+				i = j;
+			}
+		}
+		if (recvs[i].req == MPI_REQUEST_NULL)
+			return MPI_COMM_NULL;
+	}
+	return MPI_COMM_NULL;
+}

@@ -55,9 +55,42 @@ static void sleep_until(unsigned long long t)
 		;
 }
 
+static int emulating;     /* shm && VR_FLAG_EMULATE */
+
 int vr_emulating(void)
 {
-	return shm != NULL;
+	return emulating;
+}
+
+/* ---- wake-ups: the segment of a job whose ranks share this computer ---- */
+
+static int world_size;
+
+_Atomic uint32_t *vr_my_wake(void)
+{
+	return my ? &my->wake : NULL;
+}
+
+_Atomic uint32_t *vr_my_sleeping(void)
+{
+	return my ? &my->sleeping : NULL;
+}
+
+void vr_wake_rank(int w)
+{
+	if (shm == NULL || w < 0 || w >= world_size)
+		return;
+	vr_rank *r = &shm->ranks[w];
+	atomic_fetch_add(&r->wake, 1u);
+	if (atomic_load(&r->sleeping))
+		vr_futex_wake(&r->wake);
+}
+
+void vr_wake(MPI_Comm comm, int dest)
+{
+	if (shm == NULL || dest == MPI_PROC_NULL)
+		return;
+	vr_wake_rank(vr_world_rank(comm, dest));
 }
 
 /* A runtime that cannot do what hetlaunch asked must not run silently at
@@ -102,9 +135,11 @@ void vr_emu_init(void)
 		return;
 	}
 	shm = s;
+	world_size = size;
 	my_machine = m;
 	me = &s->machines[m];
 	my = &s->ranks[rank];
+	emulating = (s->flags & VR_FLAG_EMULATE) != 0;
 	atomic_store(&my->pid, (int)getpid());
 	atomic_fetch_add(&s->attached, 1);
 	/* The default timer slack (50 us) would make every deadline late. */
@@ -120,7 +155,7 @@ void vr_emu_finalize(void)
 
 void vr_exit(void)
 {
-	if (shm == NULL)
+	if (!emulating)
 		return;
 	seg_cpu = now_ns(CLOCK_THREAD_CPUTIME_ID);
 	seg_wall = now_ns(CLOCK_MONOTONIC);
@@ -128,7 +163,7 @@ void vr_exit(void)
 
 void vr_enter(void)
 {
-	if (shm == NULL)
+	if (!emulating)
 		return;
 	unsigned long long cpu = now_ns(CLOCK_THREAD_CPUTIME_ID) - seg_cpu;
 	unsigned long long work = vproc_emu_work(cpu, me->scale);
@@ -150,7 +185,7 @@ void vr_enter(void)
 
 void vr_send_delay(MPI_Comm comm, int dest, int count, MPI_Datatype type)
 {
-	if (shm == NULL || dest == MPI_PROC_NULL || count <= 0)
+	if (!emulating || dest == MPI_PROC_NULL || count <= 0)
 		return;
 	int w = vr_world_rank(comm, dest);
 	if (w < 0 || (unsigned)w >= shm->nranks || shm->rank_machine[w] == my_machine)

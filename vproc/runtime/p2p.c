@@ -21,7 +21,9 @@ int vr_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
              MPI_Comm comm, MPI_Request *req)
 {
 	vr_send_delay(comm, dest, count, type);
-	return PMPI_Isend(buf, count, type, dest, tag, comm, req);
+	int rc = PMPI_Isend(buf, count, type, dest, tag, comm, req);
+	vr_wake(comm, dest);
+	return rc;
 }
 
 /* ---- init, finalize ------------------------------------------------------ */
@@ -82,6 +84,7 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, 
 	vr_send_delay(comm, dest, count, type);
 	MPI_Request r;
 	int rc = PMPI_Irsend(buf, count, type, dest, tag, comm, &r);
+	vr_wake(comm, dest);
 	if (rc == MPI_SUCCESS)
 		rc = vr_wait(&r, MPI_STATUS_IGNORE);
 	vr_exit();
@@ -94,6 +97,7 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, 
 	vr_send_delay(comm, dest, count, type);
 	MPI_Request r;
 	int rc = PMPI_Issend(buf, count, type, dest, tag, comm, &r);
+	vr_wake(comm, dest);
 	if (rc == MPI_SUCCESS)
 		rc = vr_wait(&r, MPI_STATUS_IGNORE);
 	vr_exit();
@@ -105,9 +109,15 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_C
 {
 	vr_enter();
 	MPI_Request r;
+	MPI_Status st;
 	int rc = PMPI_Irecv(buf, count, type, source, tag, comm, &r);
 	if (rc == MPI_SUCCESS)
-		rc = vr_wait(&r, status);
+		rc = vr_wait(&r, &st);
+	/* A sender may be waiting for this match (a large message): wake it. */
+	if (rc == MPI_SUCCESS)
+		vr_wake(comm, st.MPI_SOURCE);
+	if (status != MPI_STATUS_IGNORE)
+		*status = st;
 	vr_exit();
 	return rc;
 }
@@ -128,6 +138,8 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 			PMPI_Request_free(&r[0]);
 		} else {
 			rc = vr_waitall(2, r, st);
+			if (rc == MPI_SUCCESS)
+				vr_wake(comm, st[0].MPI_SOURCE);
 			if (status != MPI_STATUS_IGNORE)
 				*status = st[0];
 		}
@@ -151,6 +163,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 	vr_enter();
 	vr_send_delay(comm, dest, count, type);
 	int rc = PMPI_Irsend(buf, count, type, dest, tag, comm, req);
+	vr_wake(comm, dest);
 	vr_exit();
 	return rc;
 }
@@ -160,22 +173,61 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
 {
 	vr_enter();
 	int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
+	if (rc == MPI_SUCCESS)
+		vr_recv_posted(*req, comm);
 	vr_exit();
 	return rc;
+}
+
+/* The user's receives that complete in Wait/Waitall/Testall: wake their
+ * senders, as MPI_Recv does.  The statuses are needed for that. */
+static void completed(int n, const MPI_Request *before, const MPI_Status *st)
+{
+	for (int i = 0; i < n; i++) {
+		MPI_Comm c = vr_recv_done(before[i]);
+		if (c != MPI_COMM_NULL)
+			vr_wake(c, st[i].MPI_SOURCE);
+	}
 }
 
 int MPI_Wait(MPI_Request *req, MPI_Status *status)
 {
 	vr_enter();
-	int rc = vr_wait(req, status);
+	MPI_Request before = *req;
+	MPI_Status st;
+	int rc = vr_wait(req, &st);
+	if (rc == MPI_SUCCESS)
+		completed(1, &before, &st);
+	if (status != MPI_STATUS_IGNORE)
+		*status = st;
 	vr_exit();
 	return rc;
 }
 
+enum { SMALL = 64 };
+
 int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 {
 	vr_enter();
-	int rc = vr_waitall(n, reqs, statuses);
+	MPI_Request b0[SMALL];
+	MPI_Status s0[SMALL];
+	MPI_Request *before = n <= SMALL ? b0 : malloc((size_t)n * sizeof *before);
+	MPI_Status *st = statuses != MPI_STATUSES_IGNORE ? statuses
+	                 : n <= SMALL ? s0 : malloc((size_t)n * sizeof *st);
+	int rc;
+	if (before == NULL || st == NULL) {
+		rc = vr_waitall(n, reqs, statuses);
+	} else {
+		for (int i = 0; i < n; i++)
+			before[i] = reqs[i];
+		rc = vr_waitall(n, reqs, st);
+		if (rc == MPI_SUCCESS)
+			completed(n, before, st);
+	}
+	if (before != b0)
+		free(before);
+	if (st != statuses && st != s0)
+		free(st);
 	vr_exit();
 	return rc;
 }
@@ -183,7 +235,25 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
 	vr_enter();
-	int rc = PMPI_Testall(n, reqs, flag, statuses);
+	MPI_Request b0[SMALL];
+	MPI_Status s0[SMALL];
+	MPI_Request *before = n <= SMALL ? b0 : malloc((size_t)n * sizeof *before);
+	MPI_Status *st = statuses != MPI_STATUSES_IGNORE ? statuses
+	                 : n <= SMALL ? s0 : malloc((size_t)n * sizeof *st);
+	int rc;
+	if (before == NULL || st == NULL) {
+		rc = PMPI_Testall(n, reqs, flag, statuses);
+	} else {
+		for (int i = 0; i < n; i++)
+			before[i] = reqs[i];
+		rc = PMPI_Testall(n, reqs, flag, st);
+		if (rc == MPI_SUCCESS && *flag)
+			completed(n, before, st);
+	}
+	if (before != b0)
+		free(before);
+	if (st != statuses && st != s0)
+		free(st);
 	vr_exit();
 	return rc;
 }

@@ -26,6 +26,9 @@ int vr_wait(MPI_Request *req, MPI_Status *status);
 MPI_Comm vr_shadow(MPI_Comm comm);          /* MPI_COMM_NULL on failure */
 int vr_world_rank(MPI_Comm comm, int rank); /* -1 if unknown */
 void vr_comm_forget(MPI_Comm comm);
+/* The communicator of a user receive in flight (MPI_COMM_NULL if none). */
+void vr_recv_posted(MPI_Request req, MPI_Comm comm);
+MPI_Comm vr_recv_done(MPI_Request req);
 
 /* emu.c */
 void vr_emu_init(void);
@@ -34,6 +37,14 @@ int vr_emulating(void);
 void vr_enter(void);                        /* a compute segment ends */
 void vr_exit(void);                         /* a compute segment starts */
 void vr_send_delay(MPI_Comm comm, int dest, int count, MPI_Datatype type);
+/* Wake-ups: after a message to dest was posted.  NULL when no segment. */
+void vr_wake(MPI_Comm comm, int dest);
+void vr_wake_rank(int world_rank);
+#include <stdatomic.h>
+#include <stdint.h>
+_Atomic uint32_t *vr_my_wake(void);
+_Atomic uint32_t *vr_my_sleeping(void);
+void vr_futex_wake(_Atomic uint32_t *word);
 
 /* p2p with the emulated network: what our collectives use */
 int vr_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,

@@ -17,11 +17,13 @@
 #include <stdint.h>
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 1u
+#define VR_SHM_VERSION 2u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 
-#define VR_FLAG_BUS   1u   /* one shared medium (000 s5: a 100 Mb/s hub) */
+#define VR_FLAG_BUS      1u   /* one shared medium (000 s5: a 100 Mb/s hub) */
+#define VR_FLAG_EMULATE  2u   /* charge compute and network; otherwise the
+                               * segment only carries the wake-ups */
 
 typedef struct {
 	double scale;           /* emulated seconds per CPU second of this host */
@@ -39,6 +41,10 @@ typedef struct {
 } vr_machine;
 
 typedef struct {
+	/* Wake-ups (wait.c): a sender bumps the receiver's wake word after
+	 * posting a message, and wakes it if it sleeps on it (futex). */
+	_Atomic uint32_t wake;
+	_Atomic uint32_t sleeping;
 	_Atomic unsigned long long cpu_ns;      /* CPU time between MPI calls */
 	_Atomic unsigned long long work_ns;     /* its emulated duration */
 	_Atomic int pid;

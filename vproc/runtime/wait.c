@@ -18,8 +18,11 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/futex.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "runtime.h"
 
@@ -32,6 +35,16 @@ static long VR_NAP_MAX_NS = 64000;    /* about the latency of Fast Ethernet */
 
 void vr_wait_init(void)
 {
+	/* With hetlaunch's segment (all ranks on this computer) a sender wakes
+	 * its receiver, so waiting can go to sleep at once and stay asleep
+	 * until woken or 200 us have passed (for what no one announces).
+	 * Measured on 2 cores, xdlu 3x3 n = 900: 0.33 s, against 0.55 s for
+	 * the back-off below and 0.55 s with a 1 ms bound. */
+	if (getenv("HETLAUNCH_SHM") != NULL) {
+		VR_SPINS = 16;
+		VR_YIELDS = 0;
+		VR_NAP_MIN_NS = VR_NAP_MAX_NS = 200000;
+	}
 	const char *e = getenv("HETLAUNCH_WAIT");
 	if (e) {
 		unsigned s, y;
@@ -49,7 +62,7 @@ void vr_wait_init(void)
 }
 
 /* One step of the back-off after an unsuccessful test. */
-void vr_backoff(unsigned *iter)
+static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 {
 	unsigned i = (*iter)++;
 	if (i < VR_SPINS)
@@ -65,29 +78,57 @@ void vr_backoff(unsigned *iter)
 	if (ns > VR_NAP_MAX_NS)
 		ns = VR_NAP_MAX_NS;
 	struct timespec ts = { 0, ns };
-	nanosleep(&ts, NULL);
+	_Atomic uint32_t *w = vr_my_wake();
+	if (w == NULL || seen_wake == NULL) {
+		nanosleep(&ts, NULL);
+		return;
+	}
+	/* With a segment, sleep on our wake word instead: a rank that posts
+	 * a message to us wakes us at once (vr_wake), and the nap length
+	 * stays the bound for what no one announces (a send's completion). */
+	_Atomic uint32_t *sl = vr_my_sleeping();
+	atomic_store(sl, 1u);
+	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT, *seen_wake, &ts, NULL, 0);
+	atomic_store(sl, 0u);
+	*seen_wake = atomic_load(w);
 }
 
+void vr_futex_wake(_Atomic uint32_t *word)
+{
+	syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+void vr_backoff(unsigned *iter)
+{
+	vr_backoff_wake(iter, NULL);
+}
+
+/* The wake word is read before each test, so that a message announced
+ * between the test and the sleep makes the sleep return at once. */
 int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses)
 {
 	unsigned iter = 0;
+	_Atomic uint32_t *w = vr_my_wake();
+	uint32_t seen = w ? atomic_load(w) : 0;
 	for (;;) {
 		int flag = 0;
 		int rc = PMPI_Testall(n, reqs, &flag, statuses);
 		if (rc != MPI_SUCCESS || flag)
 			return rc;
-		vr_backoff(&iter);
+		vr_backoff_wake(&iter, w ? &seen : NULL);
 	}
 }
 
 int vr_wait(MPI_Request *req, MPI_Status *status)
 {
 	unsigned iter = 0;
+	_Atomic uint32_t *w = vr_my_wake();
+	uint32_t seen = w ? atomic_load(w) : 0;
 	for (;;) {
 		int flag = 0;
 		int rc = PMPI_Test(req, &flag, status);
 		if (rc != MPI_SUCCESS || flag)
 			return rc;
-		vr_backoff(&iter);
+		vr_backoff_wake(&iter, w ? &seen : NULL);
 	}
 }
