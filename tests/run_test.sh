@@ -237,6 +237,33 @@ check "--dry-run: exit 0, prints the command, writes the files, starts nothing" 
 	     -a ! -e "$tmp/run-dry/log.txt" -a ! -e "$tmp/run-dry/report.json"
 check "--dry-run prints mpiexec.hydra -n 6" grep -q "mpiexec.hydra.* -n 6 " <<<"$out"
 
+# Real hosts: Hydra 4.0.2 has no -rankmap, so the plain host file; a Hydra
+# that advertises -rankmap (PR #7801) gets the grouped file and the map.
+cat >"$tmp/fake-hydra" <<'SH'
+#!/bin/sh
+[ "$1" = -help ] && echo "  -rankmap  rank to node mapping"
+exit 0
+SH
+chmod +x "$tmp/fake-hydra"
+cat >"$tmp/hosts.yaml" <<YAML
+name: hosts
+machines:
+  - {name: fast, host: node1.example, cycle_time: 1}
+  - {name: slow, host: node2.example, cycle_time: 2}
+B: 3
+n: 240
+nb: 16
+YAML
+"$HETLAUNCH" run "$tmp/hosts.yaml" --dry-run --out "$tmp/run-hosts" >"$tmp/out" 2>/dev/null
+check "real hosts, Hydra 4.0.2: -f hosts.mpich, no -rankmap" \
+	grep -q -- "-f $tmp/run-hosts/hosts.mpich -n 3 " "$tmp/out"
+check "real hosts: the host file is in rank order" \
+	test "$(cat "$tmp/run-hosts/hosts.mpich" | tr '\n' ' ')" = "node2.example:1 node1.example:2 "
+sed 's|^B: 3|B: 3\nmpiexec: '"$tmp"'/fake-hydra|' "$tmp/hosts.yaml" >"$tmp/hosts-rm.yaml"
+"$HETLAUNCH" run "$tmp/hosts-rm.yaml" --dry-run --out "$tmp/run-hosts-rm" >"$tmp/out" 2>/dev/null
+check "a Hydra with -rankmap: the grouped host file and -rankmap" \
+	grep -q -- "-f $tmp/run-hosts-rm/hosts.mpich-grouped -rankmap [0-9,]* -n 3 " "$tmp/out"
+
 "$HETLAUNCH" compare "$tmp/lu1d.yaml" --json --quiet --out "$tmp/cmp" >"$tmp/cmp.json" 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 0 ] && python3 - "$tmp/cmp.json" "$tmp/cmp/compare.json" <<'PY'
