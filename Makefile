@@ -100,7 +100,7 @@ $(OBJ)/so/vproc/runtime/%.o: vproc/runtime/%.c
 $(LIBVPROC): $(SO_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(MPICH_LIBS) $(LAPACK_LIBS) -lrt -lm
+	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(MPICH_LIBS) $(LAPACK_LIBS) -lrt -ldl -lm
 
 $(LIBVPROC_A): $(VPROC_OBJ)
 	@mkdir -p $(@D)
@@ -161,6 +161,7 @@ cli: $(BIN)
 # End to end with real MPICH, the stock testers and the runtime preload.
 e2e: all
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/run_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/multihost_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done

@@ -535,6 +535,8 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	}
 	run->status = 0;
 	diagnose(run, cfg, program);
+	if (run->status != 0)
+		run->passed = 0;   /* a PASSED line before a hang or a kill is not a pass */
 
 	report_ctx rc2 = { cfg, plan, run, run->emulated ? &emu : NULL };
 	if (run->emulated) {
