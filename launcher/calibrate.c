@@ -24,7 +24,7 @@
 #include "run.h"
 
 #define CAL_N 500
-#define CAL_REPS "5"
+#define CAL_REPS "7"
 
 typedef struct {
 	const hl_config *cfg;
