@@ -165,7 +165,7 @@ e2e: all
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done
-	$(Q)HETLAUNCH=$(BIN) tests/bench_runtime.sh
+	$(Q)HETLAUNCH=$(BIN) PROBE=$(abspath $(PROBE)) tests/bench_runtime.sh
 
 # The main job: stock xdlu on the emulated lhpc platform of paper 002
 # (Table 5), one process per machine and then the B = 9 plan, with the

@@ -3,14 +3,15 @@
 # all through `hetlaunch run` on this computer (hosts: localhost):
 #   1. oversubscription: stock xdlu on a 3x3 grid (9 ranks) against 1x2
 #      (2 ranks), with the preload; the target is 1.5x.
-#   2. emulation overhead: xdlu 1x2 emulated at half this computer's speed
-#      (scale 2) against twice the same run without emulation.
+#   2. the runtime's cost per message, plain, preloaded and emulated:
+#      8-byte round trips (hl-probe pingpong).
 #   3. emulated lhpc (paper 002 Table 5, at the papers' 300 Mflop/s): the
 #      measured speedup of hetero(9) over cyclic against the predicted one;
 #      the target is 90%.
 # Each number is the median of REPS runs (default 3).
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
+PROBE=${PROBE:-$PWD/lib/hetlaunch/hl-probe}
 REPS=${REPS:-3}
 N=${N:-900}
 tmp=$(mktemp -d /tmp/hetlaunch-bench.XXXXXX)
@@ -54,17 +55,32 @@ if [ "${BENCH_PLAIN:-0}" = 1 ]; then
 	echo "  the same 3x3 without the preload (MPICH spinning): $t33p s"
 fi
 
-# 2. emulation overhead: both machines at half this computer's speed
-# (scale 2: the emulated run should take 2x the plain one, no more).
-{ cat "$tmp/g12.yaml"; echo "emulate: true"; } >"$tmp/probe.yaml"
-mf=$("$HETLAUNCH" run "$tmp/probe.yaml" --out "$tmp/probe" 2>&1 |
-	sed -n 's/.*this computer: \([0-9.]*\) Mflop.*/\1/p' | head -1)
-half=$(awk -v m="$mf" 'BEGIN { printf "%.0f", m / 2 }')
-{ cat "$tmp/g12.yaml"; echo "emulate: {mflops: $half, cycle_time: 1}"; } >"$tmp/emu12.yaml"
-te=$(run_time "$tmp/emu12.yaml")
-echo "emulation overhead: xdlu 1x2 emulated at half this computer's $mf Mflop/s: $te s," \
-     "2 x not emulated = $(awk -v b="$t12" 'BEGIN { printf "%.3f", 2 * b }') s:" \
-     "$(awk -v a="$te" -v b="$t12" 'BEGIN { printf "%+.1f%%", 100 * (a / (2 * b) - 1) }')"
+# 2. the runtime's cost per message: 8-byte round trips between two ranks
+# (hl-probe pingpong), plain MPICH, with the preload, and emulated (free
+# network, machines at 300 Mflop/s, so every call also charges compute).
+pp() {  # EMULATE-LINE -> us per round trip (median)
+	cat >"$tmp/pp.yaml" <<YAML
+name: pingpong
+machines: [{name: a, host: localhost, cycle_time: 1}, {name: b, host: localhost, cycle_time: 1}]
+B: 2
+n: 64
+nb: 16
+kernel: exec
+program: $PROBE
+args: [pingpong, 20000]
+$1
+YAML
+	for _ in $(seq "$REPS"); do
+		rm -rf "$tmp/pp"
+		"$HETLAUNCH" run "$tmp/pp.yaml" --quiet --out "$tmp/pp" $2 >/dev/null 2>&1
+		sed -n 's/.*round trips: \([0-9.]*\) us.*/\1/p' "$tmp/pp/log.txt"
+	done | median
+}
+p_plain=$(pp "" --no-preload)
+p_pre=$(pp "")
+p_emu=$(pp "emulate: {mflops: 300, cycle_time: 1}")
+echo "round trip of 8 bytes, 2 ranks: plain MPICH $p_plain us, with the preload $p_pre us," \
+     "emulated $p_emu us (emulation overhead $(awk -v a="$p_emu" -v b="$p_pre" 'BEGIN { printf "%+.0f", a - b }') us)"
 
 # 3. emulated lhpc: speedup against the prediction
 cat >"$tmp/lhpc.yaml" <<YAML

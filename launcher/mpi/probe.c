@@ -9,6 +9,8 @@
  * SECONDS_PER_DGEMM is the mean over the REPS DGEMMs, timed together.
  *
  * usage: mpiexec -n P hl-probe [N [REPS [SYNC]]]   (defaults 500 7 0)
+ *        mpiexec -n 2 hl-probe pingpong ITER      (the runtime's cost per
+ *        round trip of 8 bytes)
  * SYNC = 1 times from one barrier to the next (the slowest rank's time,
  * for processes that share a machine); 0 times each rank alone.
  *
@@ -32,6 +34,27 @@ int main(int argc, char **argv)
 	int rank, size;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
+	if (argc > 2 && argv[1][0] == 'p') {   /* "pingpong ITER": the runtime's cost */
+		int iter = atoi(argv[2]);
+		double x = 0;
+		MPI_Barrier(MPI_COMM_WORLD);
+		double t0 = MPI_Wtime();
+		for (int i = 0; i < iter && size >= 2; i++) {
+			if (rank == 0) {
+				MPI_Send(&x, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD);
+				MPI_Recv(&x, 1, MPI_DOUBLE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			} else if (rank == 1) {
+				MPI_Recv(&x, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+				MPI_Send(&x, 1, MPI_DOUBLE, 0, 0, MPI_COMM_WORLD);
+			}
+		}
+		double t = MPI_Wtime() - t0;
+		if (rank == 0)
+			printf("hl-probe pingpong %d round trips: %.3f us each\n", iter, t / iter * 1e6);
+		MPI_Barrier(MPI_COMM_WORLD);
+		MPI_Finalize();
+		return 0;
+	}
 	int n = argc > 1 ? atoi(argv[1]) : 500;
 	int reps = argc > 2 ? atoi(argv[2]) : 7;
 	int sync = argc > 3 ? atoi(argv[3]) : 0;

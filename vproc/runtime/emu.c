@@ -35,6 +35,9 @@
 #include "shm_layout.h"
 #include "vproc.h"
 
+/* Below this, a compute debt waits for the next MPI call (see vr_enter). */
+#define VR_MIN_SLEEP_NS 20000ull
+
 static vr_shm *shm;
 static vr_machine *me;
 static vr_rank *my;
@@ -178,7 +181,11 @@ void vr_enter(void)
 	if (now > end + shm->slack_ns) {
 		atomic_fetch_add(&me->overruns, 1);
 		atomic_fetch_add(&me->overrun_ns, now - end);
-	} else if (now < end) {
+	} else if (now + VR_MIN_SLEEP_NS < end) {
+		/* Shorter debts are not slept off: a sleep costs a wake-up
+		 * (tens of us), more than the debt.  The machine's clock has
+		 * booked them all the same, so the next segment starts after
+		 * them and the next sleep pays them. */
 		sleep_until(end);
 	}
 }
