@@ -72,7 +72,7 @@ $1
 YAML
 	for _ in $(seq "$REPS"); do
 		rm -rf "$tmp/pp"
-		"$HETLAUNCH" run "$tmp/pp.yaml" --quiet --out "$tmp/pp" $2 >/dev/null 2>&1
+		"$HETLAUNCH" run "$tmp/pp.yaml" --quiet --out "$tmp/pp" ${2:-} >/dev/null 2>&1
 		sed -n 's/.*round trips: \([0-9.]*\) us.*/\1/p' "$tmp/pp/log.txt"
 	done | median
 }
