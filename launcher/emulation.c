@@ -152,6 +152,7 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 	for (size_t i = 0; i < p; i++) {
 		const hl_machine *hm = &cfg->machines[i];
 		s->machines[i].scale = e->scale[i];
+		s->machines[i].mflops = cfg->emulate ? e->K / hm->cycle_time : 0.0;
 		s->machines[i].latency_ns =
 			(hm->latency_us > 0 ? hm->latency_us : cfg->emu.latency_us) * 1e3;
 		s->machines[i].bytes_per_s =

@@ -1,10 +1,15 @@
 /*
  * emu.c -- the emulated heterogeneous cluster, in real time (issue 5).
  *
- * Compute: the CPU time a rank spends between two MPI calls (BLAS, LAPACK
- * and ScaLAPACK's own loops alike; CLOCK_THREAD_CPUTIME_ID, so time lost to
- * other processes on this computer is not counted) is charged at the next
- * MPI call to the rank's machine, scaled by the machine's speed, through a
+ * Compute: DGEMM, which does most of the flops of LU, QR and MM, is charged
+ * by a flop model, 2mnk at the machine's Mflop/s (blas.c): CPU time is not
+ * a steady measure of work on a computer whose caches and memory other
+ * processes share (measured: a DGEMM's CPU time grew by up to 7% when
+ * another process computed beside it).  The rest of the CPU time a rank
+ * spends between two MPI calls (other BLAS, LAPACK and ScaLAPACK's own
+ * loops; CLOCK_THREAD_CPUTIME_ID, so time lost to other processes on this
+ * computer is not counted) is charged at the next MPI call to the rank's
+ * machine, scaled by the machine's speed, through a
  * busy-until clock in shared memory (vproc_emu_charge): siblings' compute
  * serializes, a lone sibling has the whole machine.  The rank then sleeps
  * to the absolute end of its segment.  A segment that ends later than that
@@ -21,6 +26,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +49,8 @@ static vr_machine *me;
 static vr_rank *my;
 static int my_machine = -1;
 static unsigned long long seg_cpu, seg_wall;   /* when the segment started */
+static unsigned long long seg_flop_ns;         /* DGEMM work of the segment (blas.c) */
+static unsigned long long seg_cpu_excluded;    /* the CPU time that DGEMM took */
 
 static unsigned long long now_ns(clockid_t id)
 {
@@ -162,6 +170,23 @@ void vr_exit(void)
 		return;
 	seg_cpu = now_ns(CLOCK_THREAD_CPUTIME_ID);
 	seg_wall = now_ns(CLOCK_MONOTONIC);
+	seg_flop_ns = 0;
+	seg_cpu_excluded = 0;
+}
+
+int vr_flop_model(double *mflops)
+{
+	if (!emulating || !(me->mflops > 0))
+		return 0;
+	*mflops = me->mflops;
+	return 1;
+}
+
+void vr_charge_flops(double flops, unsigned long long cpu_ns)
+{
+	/* flops / (Mflop/s x 1e6) seconds, in ns */
+	seg_flop_ns += (unsigned long long)llround(flops / me->mflops * 1e3);
+	seg_cpu_excluded += cpu_ns;
 }
 
 void vr_enter(void)
@@ -169,7 +194,8 @@ void vr_enter(void)
 	if (!emulating)
 		return;
 	unsigned long long cpu = now_ns(CLOCK_THREAD_CPUTIME_ID) - seg_cpu;
-	unsigned long long work = vproc_emu_work(cpu, me->scale);
+	unsigned long long rest = cpu > seg_cpu_excluded ? cpu - seg_cpu_excluded : 0;
+	unsigned long long work = vproc_emu_work(rest, me->scale) + seg_flop_ns;
 	unsigned long long old = atomic_load(&me->busy_until), end;
 	do
 		end = vproc_emu_charge(old, seg_wall, work);

@@ -10,6 +10,7 @@
  *            sends delayed on a one-port network
  *   p2p.c    the point-to-point, init/finalize and timer wrappers
  *   coll.c   Bcast, Reduce, Allreduce, Barrier over point-to-point
+ *   blas.c   DGEMM charged by its flops
  */
 #ifndef VR_RUNTIME_H
 #define VR_RUNTIME_H
@@ -37,6 +38,10 @@ int vr_emulating(void);
 void vr_enter(void);                        /* a compute segment ends */
 void vr_exit(void);                         /* a compute segment starts */
 void vr_send_delay(MPI_Comm comm, int dest, int count, MPI_Datatype type);
+/* The flop model (blas.c): 1 and the machine's Mflop/s when emulating. */
+int vr_flop_model(double *mflops);
+/* Book `flops` of work to this segment, in place of `cpu_ns` of CPU time. */
+void vr_charge_flops(double flops, unsigned long long cpu_ns);
 /* Wake-ups: after a message to dest was posted.  NULL when no segment. */
 void vr_wake(MPI_Comm comm, int dest);
 void vr_wake_rank(int world_rank);

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 2u
+#define VR_SHM_VERSION 3u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 
@@ -27,6 +27,7 @@
 
 typedef struct {
 	double scale;           /* emulated seconds per CPU second of this host */
+	double mflops;          /* its speed: DGEMM is charged by its flops at this */
 	double latency_ns;      /* of a message leaving this machine */
 	double bytes_per_s;     /* of its port; 0 = free network */
 	_Atomic unsigned long long busy_until;  /* the processor */
