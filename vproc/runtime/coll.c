@@ -20,7 +20,7 @@ static int recv_wait(void *buf, int count, MPI_Datatype type, int src, int tag, 
 	MPI_Request r;
 	int rc = PMPI_Irecv(buf, count, type, src, tag, c, &r);
 	if (rc == MPI_SUCCESS)
-		rc = vr_wait(&r, MPI_STATUS_IGNORE);
+		rc = vr_wait_peer(&r, MPI_STATUS_IGNORE, c, src);
 	if (rc == MPI_SUCCESS)
 		vr_wake(c, src);   /* a sender of a large message waits for us */
 	return rc;
@@ -30,7 +30,7 @@ static int send_wait(const void *buf, int count, MPI_Datatype type, int dst, int
 {
 	MPI_Request r;
 	int rc = vr_isend(buf, count, type, dst, tag, c, &r);
-	return rc == MPI_SUCCESS ? vr_wait(&r, MPI_STATUS_IGNORE) : rc;
+	return rc == MPI_SUCCESS ? vr_wait_peer(&r, MPI_STATUS_IGNORE, c, dst) : rc;
 }
 
 /* Binomial broadcast (each rank receives once from its parent, then sends

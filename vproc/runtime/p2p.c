@@ -73,7 +73,7 @@ int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, M
 	MPI_Request r;
 	int rc = vr_isend(buf, count, type, dest, tag, comm, &r);
 	if (rc == MPI_SUCCESS)
-		rc = vr_wait(&r, MPI_STATUS_IGNORE);
+		rc = vr_wait_peer(&r, MPI_STATUS_IGNORE, comm, dest);
 	vr_exit();
 	return rc;
 }
@@ -86,7 +86,7 @@ int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, 
 	int rc = PMPI_Irsend(buf, count, type, dest, tag, comm, &r);
 	vr_wake(comm, dest);
 	if (rc == MPI_SUCCESS)
-		rc = vr_wait(&r, MPI_STATUS_IGNORE);
+		rc = vr_wait_peer(&r, MPI_STATUS_IGNORE, comm, dest);
 	vr_exit();
 	return rc;
 }
@@ -99,7 +99,7 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, 
 	int rc = PMPI_Issend(buf, count, type, dest, tag, comm, &r);
 	vr_wake(comm, dest);
 	if (rc == MPI_SUCCESS)
-		rc = vr_wait(&r, MPI_STATUS_IGNORE);
+		rc = vr_wait_peer(&r, MPI_STATUS_IGNORE, comm, dest);
 	vr_exit();
 	return rc;
 }
@@ -112,7 +112,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_C
 	MPI_Status st;
 	int rc = PMPI_Irecv(buf, count, type, source, tag, comm, &r);
 	if (rc == MPI_SUCCESS)
-		rc = vr_wait(&r, &st);
+		rc = vr_wait_peer(&r, &st, comm, source);
 	/* A sender may be waiting for this match (a large message): wake it. */
 	if (rc == MPI_SUCCESS)
 		vr_wake(comm, st.MPI_SOURCE);

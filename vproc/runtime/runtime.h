@@ -22,6 +22,7 @@ void vr_wait_init(void);                  /* at MPI_Init */
 void vr_backoff(unsigned *iter);          /* after an unsuccessful test */
 int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses);
 int vr_wait(MPI_Request *req, MPI_Status *status);
+int vr_wait_peer(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int peer);
 
 /* comm.c */
 MPI_Comm vr_shadow(MPI_Comm comm);          /* MPI_COMM_NULL on failure */

@@ -62,6 +62,10 @@ void vr_wait_init(void)
 }
 
 /* One step of the back-off after an unsuccessful test. */
+/* The peer a wait depends on, kicked before each sleep (see vr_wait_peer). */
+static MPI_Comm kick_comm = MPI_COMM_NULL;
+static int kick_peer = -1;
+
 static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 {
 	unsigned i = (*iter)++;
@@ -86,6 +90,8 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 	/* With a segment, sleep on our wake word instead: a rank that posts
 	 * a message to us wakes us at once (vr_wake), and the nap length
 	 * stays the bound for what no one announces (a send's completion). */
+	if (kick_peer >= 0)
+		vr_wake(kick_comm, kick_peer);
 	_Atomic uint32_t *sl = vr_my_sleeping();
 	atomic_store(sl, 1u);
 	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT, *seen_wake, &ts, NULL, 0);
@@ -117,6 +123,23 @@ int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses)
 			return rc;
 		vr_backoff_wake(&iter, w ? &seen : NULL);
 	}
+}
+
+/*
+ * vr_wait_peer -- vr_wait for a request whose completion also needs `peer`
+ * (a rank of comm) to make progress: a large message's sender must answer
+ * the receiver's request to send (UCX rendezvous), and neither side's MPI
+ * calls announce that.  Before each sleep the waiter wakes the peer if it
+ * sleeps, so that it tests its requests once; a peer that computes is not
+ * disturbed.
+ */
+int vr_wait_peer(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int peer)
+{
+	kick_comm = comm;
+	kick_peer = peer == MPI_ANY_SOURCE || peer == MPI_PROC_NULL ? -1 : peer;
+	int rc = vr_wait(req, status);
+	kick_peer = -1;
+	return rc;
 }
 
 int vr_wait(MPI_Request *req, MPI_Status *status)
