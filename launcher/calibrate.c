@@ -36,30 +36,6 @@ static double mflops_of(double ms)
 	return 2.0 * CAL_N * CAL_N * CAL_N / (ms * 1e-3) / 1e6;
 }
 
-/* The probe beside the binary, like the runtime: bin/ -> lib/hetlaunch/. */
-static int find_probe(char *out, size_t len)
-{
-	const char *env = getenv("HETLAUNCH_PROBE");
-	if (env && env[0]) {
-		snprintf(out, len, "%s", env);
-		return access(out, X_OK);
-	}
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0)
-		return -1;
-	exe[n] = '\0';
-	for (int k = 0; k < 2; k++) {
-		char *slash = strrchr(exe, '/');
-		if (slash == NULL)
-			return -1;
-		*slash = '\0';
-	}
-	if (snprintf(out, len, "%s/lib/hetlaunch/hl-probe", exe) >= (int)len)
-		return -1;
-	return access(out, X_OK);
-}
-
 static int fill_yaml(FILE *f, void *arg)
 {
 	const cal_ctx *c = arg;
@@ -106,13 +82,6 @@ static int fill_yaml(FILE *f, void *arg)
 	return 0;
 }
 
-static int usage(const char *msg, const char *arg)
-{
-	fprintf(stderr, "hetlaunch: calibrate: %s%s%s\nTry 'hetlaunch --help'.\n", msg,
-	        arg ? " " : "", arg ? arg : "");
-	return 2;
-}
-
 int hl_cmd_calibrate(int argc, char **argv)
 {
 	const char *file = NULL, *out = NULL, *dir = NULL;
@@ -127,16 +96,17 @@ int hl_cmd_calibrate(int argc, char **argv)
 		else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
 			dir = argv[++i];
 		else if (argv[i][0] == '-' && argv[i][1])
-			return usage("unknown option", argv[i]);
+			return hl_usage_error("calibrate: unknown option '%s'", argv[i]);
 		else if (file == NULL)
 			file = argv[i];
 		else
-			return usage("unexpected argument", argv[i]);
+			return hl_usage_error("calibrate: unexpected argument '%s'", argv[i]);
 	}
 	if (file == NULL)
-		return usage("missing FILE", NULL);
+		return hl_usage_error("%s", "calibrate: missing FILE");
 	char probe[PATH_MAX];
-	if (find_probe(probe, sizeof probe) != 0) {
+	if (hl_beside_binary("HETLAUNCH_PROBE", "lib/hetlaunch/hl-probe", 1, probe,
+	                     sizeof probe) != 0) {
 		fprintf(stderr, "hetlaunch: calibrate: cannot find hl-probe (%s); set "
 		        "HETLAUNCH_PROBE\n", probe);
 		return 1;

@@ -2,7 +2,6 @@
  * cmd_run.c -- `hetlaunch run`, `hetlaunch FILE`, `hetlaunch compare`:
  * parse the command line, load, plan, call run.c, print.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +16,6 @@
 #include "run.h"
 
 enum { EXIT_JOB = 1, EXIT_USAGE = 2 };
-
-static int usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int usage(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	fprintf(stderr, "hetlaunch: ");
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'hetlaunch --help'.\n");
-	return EXIT_USAGE;
-}
 
 typedef struct {
 	const char *file;
@@ -52,29 +39,29 @@ static int parse(const char *cmd, int argc, char **argv, run_args *a, int allow_
 			a->o.no_preload = 1;
 		else if (strcmp(s, "--out") == 0) {
 			if (i + 1 >= argc)
-				return usage("%s: --out needs a directory", cmd);
+				return hl_usage_error("%s: --out needs a directory", cmd);
 			a->o.out_dir = argv[++i];
 		} else if (allow_run_opts && strcmp(s, "--dry-run") == 0) {
 			a->o.dry_run = 1;
 		} else if (allow_run_opts && strcmp(s, "--baseline") == 0) {
 			if (i + 1 >= argc || strcmp(argv[i + 1], "cyclic") != 0)
-				return usage("%s: --baseline takes 'cyclic'", cmd);
+				return hl_usage_error("%s: --baseline takes 'cyclic'", cmd);
 			a->o.baseline = 1;
 			i++;
 		} else if (strcmp(s, "--") == 0 && i + 1 < argc && a->file == NULL) {
 			a->file = argv[++i];
 		} else if (s[0] == '-' && s[1] != '\0') {
-			return usage("%s: unknown option '%s'", cmd, s);
+			return hl_usage_error("%s: unknown option '%s'", cmd, s);
 		} else if (a->file == NULL) {
 			a->file = s;
 		} else {
-			return usage("%s: unexpected argument '%s'", cmd, s);
+			return hl_usage_error("%s: unexpected argument '%s'", cmd, s);
 		}
 	}
 	if (a->help)
 		return 0;
 	if (a->file == NULL)
-		return usage("%s: missing FILE", cmd);
+		return hl_usage_error("%s: missing FILE", cmd);
 	return 0;
 }
 

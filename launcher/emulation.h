@@ -14,7 +14,8 @@
 #include "json.h"
 #include "plan.h"
 
-/* This computer's speed: DGEMM of order 200 on one core, Mflop/s. */
+/* This computer's speed on one core, Mflop/s: DGEMM of the shape of an
+ * LU update (256 x 32 times 32 x 256). */
 double hl_host_mflops(void);
 
 typedef struct {
@@ -44,6 +45,10 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 #define HL_OVERRUN_LIMIT 0.02
 void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
                    double *fraction);
+
+/* The run's overruns: the fraction of the booked compute by which
+ * segments ended late, and whether that is above HL_OVERRUN_LIMIT. */
+void hl_emu_overruns(const hl_emu *e, double *fraction, int *flagged);
 
 /* A one-line summary for the terminal. */
 void hl_emu_print_speeds(const hl_emu *e, const hl_config *cfg);

@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,4 +206,29 @@ int hl_mkdir_p(const char *dir, char *err, size_t errlen)
 		rc = mkdir_one(p, err, errlen);
 	free(p);
 	return rc;
+}
+
+int hl_beside_binary(const char *env, const char *rel, int exec, char *out, size_t len)
+{
+	const char *e = env ? getenv(env) : NULL;
+	out[0] = '\0';
+	if (e && e[0]) {
+		if (snprintf(out, len, "%s", e) >= (int)len)
+			return -1;
+	} else {
+		char exe[PATH_MAX];
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+		if (n <= 0)
+			return -1;
+		exe[n] = '\0';
+		for (int k = 0; k < 2; k++) {   /* .../bin/hetlaunch -> ... */
+			char *slash = strrchr(exe, '/');
+			if (slash == NULL)
+				return -1;
+			*slash = '\0';
+		}
+		if (snprintf(out, len, "%s/%s", exe, rel) >= (int)len)
+			return -1;
+	}
+	return access(out, exec ? X_OK : R_OK);
 }

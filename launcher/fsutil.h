@@ -37,4 +37,13 @@ int hl_write_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *arg
  */
 int hl_mkdir_p(const char *dir, char *err, size_t errlen);
 
+/*
+ * hl_beside_binary -- the path of `rel` under the directory above the
+ * running binary's (bin/hetlaunch -> ./lib/...), in the source tree and
+ * after `make install` alike; the environment variable `env`, when set,
+ * overrides it.  Returns 0 if that file exists and is readable (and, with
+ * exec, executable), -1 otherwise; `out` holds the path looked at.
+ */
+int hl_beside_binary(const char *env, const char *rel, int exec, char *out, size_t len);
+
 #endif

@@ -45,9 +45,7 @@ static const char usage_text[] =
 	"FILE is a YAML machine list; see hetlaunch(1) and configs/lu.yaml.\n"
 	"Exit status: 0 success, 1 the job failed, 2 bad usage or bad input.\n";
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
+int hl_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -78,14 +76,14 @@ static int cmd_plan(int argc, char **argv)
 		else if (strcmp(argv[i], "--") == 0 && i + 1 < argc && file == NULL)
 			file = argv[++i];
 		else if (argv[i][0] == '-' && argv[i][1] != '\0')
-			return usage_error("plan: unknown option '%s'", argv[i]);
+			return hl_usage_error("plan: unknown option '%s'", argv[i]);
 		else if (file == NULL)
 			file = argv[i];
 		else
-			return usage_error("plan: unexpected argument '%s'", argv[i]);
+			return hl_usage_error("plan: unexpected argument '%s'", argv[i]);
 	}
 	if (file == NULL)
-		return usage_error("%s", "plan: missing FILE");
+		return hl_usage_error("%s", "plan: missing FILE");
 
 	diag d;
 	diag_init(&d, file);
@@ -120,16 +118,16 @@ static int hostfile_option(const char *opt, const char *val, hostfile_opts *o)
 {
 	if (strcmp(opt, "-o") == 0) {
 		if (val[0] == '\0')
-			return usage_error("%s", "hostfile: -o needs a file name");
+			return hl_usage_error("%s", "hostfile: -o needs a file name");
 		o->out = val;
 	} else if (strcmp(opt, "--format") == 0) {
 		if (hl_hosts_format_parse(val, &o->fmt) < 0)
-			return usage_error("hostfile: unknown format '%s' (formats: %s)", val,
+			return hl_usage_error("hostfile: unknown format '%s' (formats: %s)", val,
 			                   HL_HOSTS_FORMATS);
 	} else if (strcmp(val, "cyclic") == 0) {
 		o->cyclic = 1;
 	} else {
-		return usage_error("hostfile: unknown baseline '%s' (baselines: cyclic)", val);
+		return hl_usage_error("hostfile: unknown baseline '%s' (baselines: cyclic)", val);
 	}
 	return 0;
 }
@@ -142,7 +140,7 @@ static int hostfile_args(int argc, char **argv, const char **file, hostfile_opts
 		if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0 ||
 		    strcmp(a, "--baseline") == 0) {
 			if (val == NULL)
-				return usage_error("hostfile: %s needs a value", a);
+				return hl_usage_error("hostfile: %s needs a value", a);
 			i++;
 			int rc = hostfile_option(a, val, o);
 			if (rc != 0)
@@ -150,15 +148,15 @@ static int hostfile_args(int argc, char **argv, const char **file, hostfile_opts
 		} else if (strcmp(a, "--") == 0 && val != NULL && *file == NULL) {
 			*file = argv[++i];
 		} else if (a[0] == '-' && a[1] != '\0') {
-			return usage_error("hostfile: unknown option '%s'", a);
+			return hl_usage_error("hostfile: unknown option '%s'", a);
 		} else if (*file == NULL) {
 			*file = a;
 		} else {
-			return usage_error("hostfile: unexpected argument '%s'", a);
+			return hl_usage_error("hostfile: unexpected argument '%s'", a);
 		}
 	}
 	if (*file == NULL)
-		return usage_error("%s", "hostfile: missing FILE");
+		return hl_usage_error("%s", "hostfile: missing FILE");
 	return 0;
 }
 
@@ -227,7 +225,7 @@ static int cmd_hostfile(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return usage_error("%s", "missing COMMAND");
+		return hl_usage_error("%s", "missing COMMAND");
 	const char *cmd = argv[1];
 	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
 		fputs(usage_text, stdout);
@@ -248,7 +246,7 @@ int main(int argc, char **argv)
 	if (strcmp(cmd, "calibrate") == 0)
 		return hl_cmd_calibrate(argc - 2, argv + 2);
 	if (cmd[0] == '-')
-		return usage_error("unknown option '%s'", cmd);
+		return hl_usage_error("unknown option '%s'", cmd);
 	/* hetlaunch FILE [options] is hetlaunch run FILE [options] */
 	return hl_cmd_run(argc - 1, argv + 1);
 }

@@ -38,33 +38,6 @@ static int fail(hl_run *run, int status, const char *fmt, ...)
 	return status;
 }
 
-/* The preload beside the binary: bin/hetlaunch -> lib/libvproc.so, in the
- * tree and after make install alike. */
-static int find_preload(char *out, size_t len)
-{
-	const char *env = getenv("HETLAUNCH_PRELOAD");
-	if (env && env[0]) {
-		snprintf(out, len, "%s", env);
-		return access(out, R_OK);
-	}
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n <= 0)
-		return -1;
-	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
-	if (slash == NULL)
-		return -1;
-	*slash = '\0';
-	slash = strrchr(exe, '/');
-	if (slash == NULL)
-		return -1;
-	*slash = '\0';
-	if (snprintf(out, len, "%s/lib/libvproc.so", exe) >= (int)len)
-		return -1;
-	return access(out, R_OK);
-}
-
 double hl_predicted_speedup(const hl_plan *plan)
 {
 	if (plan->cfg->layout == HL_LAYOUT_1D && plan->lu_hetero > 0)
@@ -376,7 +349,9 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		}
 	}
 	char preload[PATH_MAX] = "";
-	if (!o->no_preload && find_preload(preload, sizeof preload) != 0) {
+	/* The runtime beside the binary: bin/hetlaunch -> lib/libvproc.so. */
+	if (!o->no_preload &&
+	    hl_beside_binary("HETLAUNCH_PRELOAD", "lib/libvproc.so", 0, preload, sizeof preload) != 0) {
 		hl_ranks_free(&ranks);
 		return fail(run, 1, "cannot find the runtime %s (set HETLAUNCH_PRELOAD to its path)",
 		            preload[0] ? preload : "libvproc.so");
@@ -547,17 +522,8 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		run->passed = 0;   /* a PASSED line before a hang or a kill is not a pass */
 
 	report_ctx rc2 = { cfg, plan, run, run->emulated ? &emu : NULL };
-	if (run->emulated) {
-		jw dummy;
-		FILE *devnull = fopen("/dev/null", "w");
-		if (devnull) {
-			jw_init(&dummy, devnull);
-			int flagged = 0;
-			hl_emu_report(&emu, cfg, &dummy, &flagged, &run->overrun_fraction);
-			run->overrun_flagged = flagged;
-			fclose(devnull);
-		}
-	}
+	if (run->emulated)
+		hl_emu_overruns(&emu, &run->overrun_fraction, &run->overrun_flagged);
 	snprintf(path, sizeof path, "%s/report.json", run->dir);
 	if (hl_write_atomic(path, fill_report, &rc2, err, sizeof err) < 0 && run->status == 0)
 		fail(run, 1, "%s", err);

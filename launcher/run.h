@@ -56,6 +56,9 @@ int hl_compare(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 #include "json.h"
 void hl_run_report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run);
 
+/* "hetlaunch: MESSAGE" and the --help hint on stderr; returns 2 (main.c). */
+int hl_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The commands (cmd_run.c): argc/argv after the command name. */
 int hl_cmd_run(int argc, char **argv);
 int hl_cmd_compare(int argc, char **argv);

@@ -93,26 +93,28 @@ static void speeds_given(void **state)
 }
 
 /* Chosen: the cluster asks at most half of the computer, and no machine
- * more than half a core. */
+ * more than a quarter of a core. */
 static void speeds_chosen(void **state)
 {
 	(void)state;
 	double t[3] = { 100, 143, 353 }, scale[3], K;
 	assert_int_equal(vproc_emu_speeds(3, t, 6000, 8, 0, 0, scale, &K), VPROC_OK);
-	/* 8 cores: the per-machine cap binds: fastest at half a core */
-	assert_true(fabs(K / 100 - 3000) < 1e-9);
+	/* 8 cores: the per-machine cap binds: fastest at a quarter of a core */
+	assert_true(fabs(K / 100 - 1500) < 1e-9);
 	double demand = 0;
 	for (int i = 0; i < 3; i++)
 		demand += K / t[i];
 	assert_true(demand <= 6000 * 8 / 2.0 + 1e-9);
-	/* 1 core: the cluster cap binds: sum of speeds = half the computer */
-	assert_int_equal(vproc_emu_speeds(3, t, 6000, 1, 0, 0, scale, &K), VPROC_OK);
+	/* many machines on 1 core: the cluster cap binds: the sum of speeds
+	 * is half the computer */
+	double t9[9] = { 100, 100, 100, 100, 100, 100, 100, 100, 100 }, s9[9];
+	assert_int_equal(vproc_emu_speeds(9, t9, 6000, 1, 0, 0, s9, &K), VPROC_OK);
 	demand = 0;
-	for (int i = 0; i < 3; i++)
-		demand += K / t[i];
+	for (int i = 0; i < 9; i++)
+		demand += K / t9[i];
 	assert_true(fabs(demand - 3000) < 1e-6);
-	for (int i = 0; i < 3; i++)
-		assert_true(scale[i] >= 2.0 - 1e-12);
+	for (int i = 0; i < 9; i++)
+		assert_true(s9[i] >= 4.0 - 1e-12);
 }
 
 static void speeds_bad(void **state)

@@ -369,7 +369,7 @@ unsigned long long vproc_emu_send(unsigned long long port_free, unsigned long lo
  * at mflops_ref (K = mflops_ref t_ref).  Otherwise K is the largest value
  * with which the whole cluster asks at most half of this computer
  * (sum_i K / t_i <= host_mflops x cores / 2) and no machine asks more than
- * half a core (K / t_i <= host_mflops / 2).
+ * a quarter of a core (K / t_i <= host_mflops / 4).
  *   scale [out] p factors: emulated seconds per CPU second of this host,
  *               host_mflops t_i / K
  *   K     [out] the constant chosen
