@@ -242,7 +242,8 @@ int hl_cmd_compare(int argc, char **argv)
 		o.out_dir = sub;
 		fprintf(stderr, "hetlaunch: compare 1/2: the cyclic baseline\n");
 		rc1 = hl_run_job(&cfg, &plan, &o, &cyc);
-		print_summary(&cfg, &cyc);
+		if (rc1 != EXIT_USAGE)   /* bad input: said once, below */
+			print_summary(&cfg, &cyc);
 		if (rc1 != EXIT_USAGE) {
 			o.baseline = 0;
 			snprintf(sub, sizeof sub, "%s/hetero", dir);
