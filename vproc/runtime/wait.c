@@ -38,8 +38,8 @@ void vr_wait_init(void)
 	/* With hetlaunch's segment (all ranks on this computer) a sender wakes
 	 * its receiver, so waiting can go to sleep at once and stay asleep
 	 * until woken or 200 us have passed (for what no one announces).
-	 * Measured on 2 cores, xdlu 3x3 n = 900: 0.33 s, against 0.55 s for
-	 * the back-off below and 0.55 s with a 1 ms bound. */
+	 * Measured on 2 cores, xdlu 3x3 n = 900 (tests/bench_runtime.sh):
+	 * 0.27-0.28 s, against 0.55-0.63 s for the back-off below. */
 	if (getenv("HETLAUNCH_SHM") != NULL) {
 		VR_SPINS = 16;
 		VR_YIELDS = 0;
@@ -61,11 +61,11 @@ void vr_wait_init(void)
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 }
 
-/* One step of the back-off after an unsuccessful test. */
 /* The peer a wait depends on, kicked before each sleep (see vr_wait_peer). */
 static MPI_Comm kick_comm = MPI_COMM_NULL;
 static int kick_peer = -1;
 
+/* One step of the back-off after an unsuccessful test. */
 static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 {
 	unsigned i = (*iter)++;
