@@ -3,6 +3,7 @@
  * Exit status: 0 success, 1 the job (or writing the output) failed,
  * 2 bad usage or bad input, with nothing started or written.
  */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,6 +225,10 @@ static int cmd_hostfile(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* A closed pipe (`hetlaunch run ... | head`) must not kill us in the
+	 * middle of a job: the job would run on unwatched and its shared
+	 * memory would stay.  Writes then fail with EPIPE instead. */
+	signal(SIGPIPE, SIG_IGN);
 	if (argc < 2)
 		return hl_usage_error("%s", "missing COMMAND");
 	const char *cmd = argv[1];

@@ -100,13 +100,14 @@ int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t err
 		close(logfd);
 		return -1;
 	}
-	struct sigaction sa, old_int, old_term;
+	struct sigaction sa, old_int, old_term, old_hup;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	got_signal = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);   /* the terminal went away */
 
 	double t0 = hl_now();
 	pid_t pid = fork();
@@ -116,12 +117,15 @@ int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t err
 		close(pfd[0]); close(pfd[1]); close(efd[0]); close(efd[1]);
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGTERM, &old_term, NULL);
+		sigaction(SIGHUP, &old_hup, NULL);
 		return -1;
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		int devnull = open("/dev/null", O_RDONLY);
 		if (devnull >= 0)
 			dup2(devnull, 0);
@@ -154,7 +158,8 @@ int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t err
 		if (got_signal && !res->interrupted) {
 			res->interrupted = got_signal;
 			fprintf(stderr, "hetlaunch: %s: ending the job\n",
-			        got_signal == SIGINT ? "interrupted" : "terminated");
+			        got_signal == SIGINT ? "interrupted" : got_signal == SIGHUP ? "hung up"
+			                                                               : "terminated");
 			end_group(pid, SIGTERM);
 			term_at = hl_now();
 		}
@@ -206,6 +211,7 @@ int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t err
 	close(logfd);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	res->elapsed = hl_now() - t0;
 	if (WIFEXITED(status))
 		res->exit_code = WEXITSTATUS(status);

@@ -330,5 +330,11 @@ check "Ctrl-C: report.json says interrupted" \
 	test "$(json "$tmp/run-ctrlc/report.json" 'd["job"]["interrupted"]')" = True
 no_leftovers "after Ctrl-C"
 
+# A reader that goes away (| head) must not kill the run half-way.
+"$HETLAUNCH" run "$tmp/lu1d.yaml" --out "$tmp/run-pipe" 2>&1 | head -1 >/dev/null
+check "a closed pipe: the run went on and passed" \
+	test "$(json "$tmp/run-pipe/report.json" 'd["passed"]' 2>/dev/null)" = True
+no_leftovers "after a closed pipe"
+
 echo "run tests: $pass passed, $fail failed"
 [ $fail -eq 0 ]
