@@ -17,12 +17,35 @@
 
 #include "runtime.h"
 
+/* The nonblocking send of each mode: the emulated port first, then the
+ * send, then the receiver's wake-up. */
+typedef int start_fn(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+
+static int post_send(start_fn *start, const void *buf, int count, MPI_Datatype type, int dest,
+                     int tag, MPI_Comm comm, MPI_Request *req)
+{
+	vr_send_delay(comm, dest, count, type);
+	int rc = start(buf, count, type, dest, tag, comm, req);
+	vr_wake(comm, dest);
+	return rc;
+}
+
 int vr_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
              MPI_Comm comm, MPI_Request *req)
 {
-	vr_send_delay(comm, dest, count, type);
-	int rc = PMPI_Isend(buf, count, type, dest, tag, comm, req);
-	vr_wake(comm, dest);
+	return post_send(PMPI_Isend, buf, count, type, dest, tag, comm, req);
+}
+
+/* A blocking send of any mode: post it, wait with the receiver kicked. */
+static int blocking_send(start_fn *start, const void *buf, int count, MPI_Datatype type,
+                         int dest, int tag, MPI_Comm comm)
+{
+	vr_enter();
+	MPI_Request r;
+	int rc = post_send(start, buf, count, type, dest, tag, comm, &r);
+	if (rc == MPI_SUCCESS)
+		rc = vr_wait_peer(&r, MPI_STATUS_IGNORE, comm, dest);
+	vr_exit();
 	return rc;
 }
 
@@ -69,39 +92,17 @@ double MPI_Wtime(void)
 
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-	vr_enter();
-	MPI_Request r;
-	int rc = vr_isend(buf, count, type, dest, tag, comm, &r);
-	if (rc == MPI_SUCCESS)
-		rc = vr_wait_peer(&r, MPI_STATUS_IGNORE, comm, dest);
-	vr_exit();
-	return rc;
+	return blocking_send(PMPI_Isend, buf, count, type, dest, tag, comm);
 }
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-	vr_enter();
-	vr_send_delay(comm, dest, count, type);
-	MPI_Request r;
-	int rc = PMPI_Irsend(buf, count, type, dest, tag, comm, &r);
-	vr_wake(comm, dest);
-	if (rc == MPI_SUCCESS)
-		rc = vr_wait_peer(&r, MPI_STATUS_IGNORE, comm, dest);
-	vr_exit();
-	return rc;
+	return blocking_send(PMPI_Irsend, buf, count, type, dest, tag, comm);
 }
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-	vr_enter();
-	vr_send_delay(comm, dest, count, type);
-	MPI_Request r;
-	int rc = PMPI_Issend(buf, count, type, dest, tag, comm, &r);
-	vr_wake(comm, dest);
-	if (rc == MPI_SUCCESS)
-		rc = vr_wait_peer(&r, MPI_STATUS_IGNORE, comm, dest);
-	vr_exit();
-	return rc;
+	return blocking_send(PMPI_Issend, buf, count, type, dest, tag, comm);
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
@@ -161,9 +162,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                MPI_Request *req)
 {
 	vr_enter();
-	vr_send_delay(comm, dest, count, type);
-	int rc = PMPI_Irsend(buf, count, type, dest, tag, comm, req);
-	vr_wake(comm, dest);
+	int rc = post_send(PMPI_Irsend, buf, count, type, dest, tag, comm, req);
 	vr_exit();
 	return rc;
 }
@@ -206,28 +205,39 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
 
 enum { SMALL = 64 };
 
-int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
+/* Waitall (flag NULL) and Testall: the requests are remembered before the
+ * call and the statuses kept, so that completed receives wake their
+ * senders; without the memory for that, the call just goes through. */
+static int complete_all(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
-	vr_enter();
 	MPI_Request b0[SMALL];
 	MPI_Status s0[SMALL];
 	MPI_Request *before = n <= SMALL ? b0 : malloc((size_t)n * sizeof *before);
 	MPI_Status *st = statuses != MPI_STATUSES_IGNORE ? statuses
 	                 : n <= SMALL ? s0 : malloc((size_t)n * sizeof *st);
-	int rc;
+	int done = 1, rc;
 	if (before == NULL || st == NULL) {
-		rc = vr_waitall(n, reqs, statuses);
+		rc = flag ? PMPI_Testall(n, reqs, flag, statuses) : vr_waitall(n, reqs, statuses);
 	} else {
 		for (int i = 0; i < n; i++)
 			before[i] = reqs[i];
-		rc = vr_waitall(n, reqs, st);
-		if (rc == MPI_SUCCESS)
+		rc = flag ? PMPI_Testall(n, reqs, &done, st) : vr_waitall(n, reqs, st);
+		if (flag)
+			*flag = done;
+		if (rc == MPI_SUCCESS && done)
 			completed(n, before, st);
 	}
 	if (before != b0)
 		free(before);
 	if (st != statuses && st != s0)
 		free(st);
+	return rc;
+}
+
+int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
+{
+	vr_enter();
+	int rc = complete_all(n, reqs, NULL, statuses);
 	vr_exit();
 	return rc;
 }
@@ -235,25 +245,7 @@ int MPI_Waitall(int n, MPI_Request reqs[], MPI_Status statuses[])
 int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
 	vr_enter();
-	MPI_Request b0[SMALL];
-	MPI_Status s0[SMALL];
-	MPI_Request *before = n <= SMALL ? b0 : malloc((size_t)n * sizeof *before);
-	MPI_Status *st = statuses != MPI_STATUSES_IGNORE ? statuses
-	                 : n <= SMALL ? s0 : malloc((size_t)n * sizeof *st);
-	int rc;
-	if (before == NULL || st == NULL) {
-		rc = PMPI_Testall(n, reqs, flag, statuses);
-	} else {
-		for (int i = 0; i < n; i++)
-			before[i] = reqs[i];
-		rc = PMPI_Testall(n, reqs, flag, st);
-		if (rc == MPI_SUCCESS && *flag)
-			completed(n, before, st);
-	}
-	if (before != b0)
-		free(before);
-	if (st != statuses && st != s0)
-		free(st);
+	int rc = complete_all(n, reqs, flag, statuses);
 	vr_exit();
 	return rc;
 }
