@@ -54,7 +54,10 @@ BIN       := $(OUT)/bin/hetlaunch
 LIBVPROC  := $(OUT)/lib/libvproc.so
 LIBVPROC_A := $(OBJ)/libvproc.a
 
-VPROC_SRC    := $(wildcard vproc/*.c)
+# vproc/ is pure (no I/O, no MPI): its top level and one folder per family
+# of algorithms (vproc/mmm/, vproc/ring/, vproc/mw/, vproc/dense/), all in
+# libvproc; vproc/runtime/ is the LD_PRELOAD runtime, built into the .so only.
+VPROC_SRC    := $(wildcard vproc/*.c) $(filter-out vproc/runtime/%,$(wildcard vproc/*/*.c))
 RUNTIME_SRC  := $(wildcard vproc/runtime/*.c)
 LAUNCHER_SRC := $(wildcard launcher/*.c)
 TEST_SRC     := $(wildcard tests/test_*.c)
