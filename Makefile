@@ -146,6 +146,11 @@ $(OBJ)/tests/test_hostfile: $(OBJ)/tests/test_hostfile.o \
 		$(addprefix $(OBJ)/launcher/,hostfile.o fsutil.o diag.o) $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
+# test_placement links the module it tests (and the JSON writer it prints with).
+$(OBJ)/tests/test_placement: $(OBJ)/tests/test_placement.o \
+		$(addprefix $(OBJ)/launcher/,placement.o json.o) $(LIBVPROC_A)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+
 # test_testers links the module it tests (its data: tests/data/).
 $(OBJ)/tests/test_testers: $(OBJ)/tests/test_testers.o $(OBJ)/launcher/testers.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm

@@ -85,6 +85,11 @@ static void print_summary(const hl_config *cfg, const hl_run *run)
 		        100 * run->overrun_fraction,
 		        run->overrun_flagged ? " -- FLAGGED: this computer could not keep up; "
 		                               "the times are not the emulated cluster's" : "");
+	if (run->job.log) {
+		char where[1024];
+		hl_placement_text(&run->placement, where, sizeof where);
+		fprintf(stderr, "  placement: %s\n", where);
+	}
 	if (run->error[0])
 		fprintf(stderr, "hetlaunch: %s\n", run->error);
 	fprintf(stderr, "  run directory: %s\n", run->dir);

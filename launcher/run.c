@@ -210,6 +210,7 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 		jw_key(w, "overrun_flagged"); jw_bool(w, run->overrun_flagged);
 		jw_end(w);
 	}
+	jw_key(w, "placement"); hl_placement_json(w, &run->placement);
 	jw_key(w, "dir"); jw_str(w, run->dir);
 	jw_end(w);
 }
@@ -334,6 +335,10 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	run->nprow = ranks.nprow;
 	run->npcol = ranks.npcol;
 	run->nranks = ranks.nranks;
+	if (hl_placement_init(&run->placement, cfg, &ranks, cfg->emulate) < 0) {
+		hl_ranks_free(&ranks);
+		return fail(run, 1, "out of memory");
+	}
 
 	/* Refuse what cannot work before anything is written. */
 	const char *program = cfg->program ? cfg->program : hl_tester_program(cfg->kernel);
@@ -441,6 +446,9 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	if (preload[0])
 		oom |= argv_push(&a, "-genv") | argv_push(&a, "LD_PRELOAD") |
 		       argv_push(&a, preload);
+	if (preload[0])   /* every rank says where it runs (placement.h) */
+		oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_PLACEMENT") |
+		       argv_push(&a, "1");
 	if (emu.shm)
 		oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_SHM") |
 		       argv_push(&a, emu.name);
@@ -517,6 +525,13 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	}
 	run->status = 0;
 	diagnose(run, cfg, program);
+	if (preload[0])
+		hl_placement_check(&run->placement, run->job.log);
+	if (run->placement.status == HL_PLACE_WRONG && run->status == 0) {
+		char where[sizeof run->error - 16];
+		hl_placement_text(&run->placement, where, sizeof where);
+		fail(run, 1, "placement: %s", where);
+	}
 	if (run->status != 0)
 		run->passed = 0;   /* a PASSED line before a hang or a kill is not a pass */
 
@@ -534,4 +549,5 @@ void hl_run_free(hl_run *run)
 {
 	hl_results_free(&run->results);
 	hl_spawn_result_free(&run->job);
+	hl_placement_free(&run->placement);
 }

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "placement.h"
 #include "plan.h"
 #include "spawn.h"
 #include "testers.h"
@@ -36,6 +37,7 @@ typedef struct {
 	hl_spawn_result job;
 	int emulated, overrun_flagged;
 	double overrun_fraction;
+	hl_placement placement;  /* where each rank said it ran (placement.h) */
 } hl_run;
 
 /* Returns the exit status; *run is filled as far as it got (free it). */

@@ -346,6 +346,41 @@ run_hetlaunch() {
 		if [ -n "$want" ] && [ "$got" = "$want" ]; then ok
 		else bad "hetlaunch run: rank $r ran on '${got:-?}', the plan says '${want:-?}'"; fi
 	done
+	check_placement "$out" verified
+	check_placement "$tmp/run-where" verified
+	# A launcher that does not do what the host file says: a wrapper that
+	# swaps the first two lines of the host file (two different hosts)
+	# before it runs mpiexec.  hetlaunch must see it (the ranks say where
+	# they are), name the ranks and exit 1.
+	cat >"$tmp/swap-mpiexec" <<'EOF'
+#!/usr/bin/env bash
+# multihost_test.sh: mpiexec with lines 1 and 2 of the -f host file swapped.
+args=() prev=''
+for a in "$@"; do
+	if [ "$prev" = -f ]; then
+		awk 'NR == 1 { one = $0; next } NR == 2 { print; print one; next } { print }' "$a" >"$a.swapped"
+		a=$a.swapped
+	fi
+	args+=("$a") prev=$a
+done
+exec "${args[@]}"
+EOF
+	chmod 755 "$tmp/swap-mpiexec"
+	sed -e "s|^mpiexec: \\[mpiexec.hydra,|mpiexec: [\"$tmp/swap-mpiexec\", mpiexec.hydra,|" \
+		"$tmp/where.yaml" >"$tmp/swap.yaml"
+	job "$HETLAUNCH" run "$tmp/swap.yaml" --quiet --out "$tmp/run-swap" >"$tmp/runs.out" 2>"$tmp/runs.err"
+	if [ $rc -eq 1 ]; then ok; else bad "hetlaunch run with swapped hosts: exit $rc, want 1"; fi
+	if grep -q 'hetlaunch: placement: rank [0-9]* ran on .*, the plan says ' "$tmp/runs.err"; then ok
+	else bad "hetlaunch run with swapped hosts: no placement error: $(tail -5 "$tmp/runs.err")"; fi
+	check_placement "$tmp/run-swap" wrong
+}
+
+# check_placement DIR STATUS: report.json's placement.status is STATUS.
+check_placement() {
+	local st
+	st=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['placement']['status'])" \
+		"$1/report.json" 2>/dev/null)
+	if [ "$st" = "$2" ]; then ok; else bad "$1/report.json: placement '${st:-?}', want '$2'"; fi
 }
 
 if [ -x "$HETLAUNCH" ] && "$HETLAUNCH" run --help >/dev/null 2>&1; then

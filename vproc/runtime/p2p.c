@@ -56,7 +56,7 @@ int MPI_Init(int *argc, char ***argv)
 	vr_wait_init();
 	int rc = PMPI_Init(argc, argv);
 	if (rc == MPI_SUCCESS)
-		vr_emu_init();
+		vr_emu_init(), vr_placement_report();
 	return rc;
 }
 
@@ -65,7 +65,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 	vr_wait_init();
 	int rc = PMPI_Init_thread(argc, argv, required, provided);
 	if (rc == MPI_SUCCESS)
-		vr_emu_init();
+		vr_emu_init(), vr_placement_report();
 	return rc;
 }
 

@@ -56,6 +56,9 @@ void vr_futex_wake(_Atomic uint32_t *word);
 int vr_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
              MPI_Comm comm, MPI_Request *req);
 
+/* placement.c: the rank's host on stderr (HETLAUNCH_PLACEMENT=1) */
+void vr_placement_report(void);
+
 /* coll.c */
 int vr_barrier(MPI_Comm comm);
 
