@@ -170,6 +170,7 @@ cli: $(BIN)
 e2e: all
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/run_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/multihost_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/slurm_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done

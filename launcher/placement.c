@@ -66,14 +66,15 @@ static int is_address(const char *s)
 	return inet_pton(AF_INET, s, &a4) == 1 || inet_pton(AF_INET6, s, &a6) == 1;
 }
 
-/* Does `name` resolve (here, in hetlaunch) to one of the addresses? */
+/* Does `name` resolve (here, in hetlaunch) to one of the addresses?  -1:
+ * it does not resolve at all, so we cannot tell. */
 static int resolves_to(const char *name, const char *addrs)
 {
 	struct addrinfo hints, *res = NULL;
 	memset(&hints, 0, sizeof hints);
 	hints.ai_family = AF_INET;
 	if (getaddrinfo(name, NULL, &hints, &res) != 0)
-		return 0;
+		return -1;
 	int hit = 0;
 	for (const struct addrinfo *a = res; a && !hit; a = a->ai_next) {
 		char text[INET_ADDRSTRLEN];
@@ -96,7 +97,10 @@ int hl_host_is(const char *want, const hl_seen *s, const char *here)
 		return 0;   /* an address names the host by its address only */
 	if (same_name(want, s->host) || strcmp(want, s->node) == 0)
 		return 1;
-	return resolves_to(want, s->addrs);
+	if (strcmp(s->node, "-") != 0)
+		return 0;   /* srun said which node: not this one */
+	int r = resolves_to(want, s->addrs);
+	return r < 0 ? -1 : r;
 }
 
 /* Read one rank's line (after the tag); -1 if it is not one. */
@@ -124,15 +128,18 @@ void hl_placement_check(hl_placement *p, const char *log)
 		if (k >= 0 && (size_t)k < p->nranks && !p->seen[k].reported)
 			p->seen[k] = v;
 	}
-	p->nwrong = p->nmissing = 0;
+	p->nwrong = p->nmissing = p->nunknown = 0;
 	for (size_t k = 0; k < p->nranks; k++) {
 		hl_seen *v = &p->seen[k];
-		if (!v->reported)
+		if (!v->reported) {
 			p->nmissing++;
-		else if (!(v->ok = hl_host_is(p->want[k], v, p->here)))
-			p->nwrong++;
+			continue;
+		}
+		v->ok = hl_host_is(p->want[k], v, p->here);
+		p->nwrong += v->ok == 0;
+		p->nunknown += v->ok < 0;
 	}
-	p->status = p->nwrong ? HL_PLACE_WRONG : p->nmissing ? HL_PLACE_INCOMPLETE
+	p->status = p->nwrong ? HL_PLACE_WRONG : p->nmissing + p->nunknown ? HL_PLACE_INCOMPLETE
 	                                                      : HL_PLACE_VERIFIED;
 }
 
@@ -145,6 +152,14 @@ static void where(const hl_seen *v, char *buf, size_t len)
 		snprintf(buf, len, "%s (%s)", v->host, v->addrs);
 }
 
+static size_t first_unknown(const hl_placement *p)
+{
+	size_t k = 0;
+	while (k + 1 < p->nranks && !(p->seen[k].reported && p->seen[k].ok < 0))
+		k++;
+	return k;
+}
+
 void hl_placement_text(const hl_placement *p, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -155,12 +170,16 @@ void hl_placement_text(const hl_placement *p, char *buf, size_t len)
 	else if (p->status == HL_PLACE_VERIFIED)
 		snprintf(buf, len, "verified (%zu ranks%s)", p->nranks,
 		         p->here_only ? ", all on this computer: emulated" : "");
-	else if (p->status == HL_PLACE_INCOMPLETE)
+	else if (p->status == HL_PLACE_INCOMPLETE && p->nmissing)
 		snprintf(buf, len, "not verified: %zu of the ranks did not report (was the runtime "
 		         "loaded on their hosts?)", p->nmissing);
+	else if (p->status == HL_PLACE_INCOMPLETE)
+		snprintf(buf, len, "not verified: %zu of the ranks are on hosts whose plan name is "
+		         "neither their hostname nor resolves here (e.g. rank %zu: %s)", p->nunknown,
+		         first_unknown(p), p->want[first_unknown(p)]);
 	else
 		for (size_t k = 0; k < p->nranks; k++) {
-			if (!p->seen[k].reported || p->seen[k].ok)
+			if (!p->seen[k].reported || p->seen[k].ok != 0)
 				continue;
 			where(&p->seen[k], w, sizeof w);
 			int n = snprintf(buf + used, len - used, "%srank %zu ran on %s, the plan says %s",
@@ -171,12 +190,14 @@ void hl_placement_text(const hl_placement *p, char *buf, size_t len)
 		}
 }
 
-void hl_placement_json(jw *w, const hl_placement *p)
+const char *hl_placement_status_name(hl_place_status st)
 {
 	static const char *const names[] = { "unchecked", "verified", "wrong", "incomplete" };
-	jw_obj(w);
-	jw_key(w, "status"); jw_str(w, names[p->status]);
-	jw_key(w, "ranks");
+	return names[st];
+}
+
+void hl_placement_json(jw *w, const hl_placement *p)
+{
 	jw_arr(w);
 	for (size_t k = 0; p->status != HL_PLACE_UNCHECKED && k < p->nranks; k++) {
 		const hl_seen *v = &p->seen[k];
@@ -188,11 +209,14 @@ void hl_placement_json(jw *w, const hl_placement *p)
 			jw_key(w, "host"); jw_str(w, v->host);
 			jw_key(w, "node"); jw_str(w, v->node);
 			jw_key(w, "addrs"); jw_str(w, v->addrs);
-			jw_key(w, "ok"); jw_bool(w, v->ok);
+			jw_key(w, "ok");
+			if (v->ok < 0)
+				jw_null(w);   /* cannot tell */
+			else
+				jw_bool(w, v->ok);
 		}
 		jw_end(w);
 	}
-	jw_end(w);
 	jw_end(w);
 }
 

@@ -16,7 +16,7 @@
 /* What one rank said about itself. */
 typedef struct {
 	int reported;            /* its line was in the log */
-	int ok;                  /* it is on the host the plan gave it */
+	int ok;                  /* 1: on the host the plan gave it, 0: elsewhere, -1: cannot tell */
 	char host[256];          /* gethostname() */
 	char node[128];          /* the Slurm node name, "-" outside Slurm */
 	char addrs[1024];        /* its IPv4 addresses but 127.0.0.1, comma separated, or "-" */
@@ -26,7 +26,7 @@ typedef enum {
 	HL_PLACE_UNCHECKED,      /* the ranks were not asked (no runtime preloaded) */
 	HL_PLACE_VERIFIED,       /* every rank reported, each on its plan's host */
 	HL_PLACE_WRONG,          /* some rank runs elsewhere */
-	HL_PLACE_INCOMPLETE      /* none wrong, but some ranks did not report */
+	HL_PLACE_INCOMPLETE      /* none wrong, but some ranks did not report, or cannot be told */
 } hl_place_status;
 
 typedef struct {
@@ -35,7 +35,7 @@ typedef struct {
 	int here_only;           /* emulation: every rank belongs on this computer */
 	char here[256];          /* this computer's hostname */
 	hl_seen *seen;           /* [nranks] */
-	size_t nwrong, nmissing;
+	size_t nwrong, nmissing, nunknown;
 	hl_place_status status;
 } hl_placement;
 
@@ -55,17 +55,22 @@ int hl_placement_init(hl_placement *p, const hl_config *cfg, const hl_ranks *r, 
 void hl_placement_check(hl_placement *p, const char *log);
 
 /*
- * hl_host_is -- does a rank that saw itself as `s` run on `want`?  Yes when
+ * hl_host_is -- does a rank that saw itself as `s` run on `want`?  1 when
  * want names it: its hostname (or the short form of one of the two), its
  * Slurm node name, one of its addresses, a name that resolves to one of its
  * addresses, or -- for localhost, 127.0.0.1 and `here` -- this computer.
+ * -1 when we cannot tell: want is a name that is not the rank's hostname,
+ * the rank reported no Slurm node, and want does not resolve here.  0 else.
  */
 int hl_host_is(const char *want, const hl_seen *s, const char *here);
 
 /* "verified (N ranks)", "rank 2 ran on X, the plan says Y; ...", ... */
 void hl_placement_text(const hl_placement *p, char *buf, size_t len);
 
-/* The report's "placement" value: {status, ranks: [{rank, plan, host, node, addrs, ok}]} */
+/* The report's "placement" (INTERFACE.md): unchecked, verified, wrong or incomplete. */
+const char *hl_placement_status_name(hl_place_status st);
+
+/* The report's "placement_ranks": [{rank, plan, reported, host, node, addrs, ok}]. */
 void hl_placement_json(jw *w, const hl_placement *p);
 
 void hl_placement_free(hl_placement *p);

@@ -21,6 +21,7 @@
 #include "json.h"
 #include "run.h"
 #include "layout.h"
+#include "slurm.h"
 
 #define DEFAULT_MPIEXEC "mpiexec.hydra"
 
@@ -65,6 +66,7 @@ typedef struct {
 	const hl_run *run;
 	char *const *argv;
 	const char *cwd;
+	char *const *env;        /* NAME=VALUE before the command (srun), or NULL */
 } fill_ctx;
 
 static int fill_plan(FILE *f, void *arg)
@@ -106,6 +108,10 @@ static int fill_command(FILE *f, void *arg)
 {
 	const fill_ctx *c = arg;
 	fprintf(f, "# run in: %s\n", c->cwd);
+	for (size_t i = 0; c->env && c->env[i]; i++) {
+		print_quoted(f, c->env[i]);
+		fputc(' ', f);
+	}
 	for (size_t i = 0; c->argv[i]; i++) {
 		if (i)
 			fputc(' ', f);
@@ -210,7 +216,8 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 		jw_key(w, "overrun_flagged"); jw_bool(w, run->overrun_flagged);
 		jw_end(w);
 	}
-	jw_key(w, "placement"); hl_placement_json(w, &run->placement);
+	jw_key(w, "placement"); jw_str(w, hl_placement_status_name(run->placement.status));
+	jw_key(w, "placement_ranks"); hl_placement_json(w, &run->placement);
 	jw_key(w, "dir"); jw_str(w, run->dir);
 	jw_end(w);
 }
@@ -279,11 +286,14 @@ static void diagnose(hl_run *run, const hl_config *cfg, const char *program)
 {
 	const char *log = run->job.log ? run->job.log : "";
 	const char *s;
+	char msg[sizeof run->error];
 	if (run->job.exec_failed) {
 		fail(run, 1, "cannot start %s: %s", cfg->mpiexec ? cfg->mpiexec[0] : DEFAULT_MPIEXEC,
 		     strerror(run->job.exec_failed));
 	} else if (run->job.timed_out) {
 		fail(run, 1, "the job ran longer than timeout: %g s and was ended", cfg->timeout);
+	} else if (hl_slurm_cancelled(log, run->job.interrupted, msg, sizeof msg)) {
+		fail(run, 1, "%s", msg);
 	} else if (run->job.interrupted) {
 		fail(run, 1, "interrupted: the job was ended");
 	} else if ((s = strstr(log, "execvp error on file")) != NULL) {
@@ -374,12 +384,16 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		hl_ranks_free(&ranks);
 		return fail(run, 1, "%s: %s", run->dir, strerror(errno));
 	}
-	fill_ctx fc = { cfg, plan, run, NULL, cwd };
+	fill_ctx fc = { cfg, plan, run, NULL, cwd, NULL };
 	snprintf(path, sizeof path, "%s/plan.json", run->dir);
 	int rc = hl_write_atomic(path, fill_plan, &fc, err, sizeof err);
 	snprintf(path, sizeof path, "%s/hosts.mpich", run->dir);
 	if (rc == 0)
 		rc = hl_hostfile_write(path, HL_HOSTS_MPICH, cfg, &ranks, err, sizeof err);
+	int slurm = hl_slurm_wanted(cfg);   /* in an allocation: srun (slurm.h) */
+	snprintf(path, sizeof path, "%s/hosts.slurm", run->dir);
+	if (rc == 0 && slurm)
+		rc = hl_hostfile_write(path, HL_HOSTS_SLURM, cfg, &ranks, err, sizeof err);
 	if (rc == 0 && cfg->kernel != HL_KERNEL_EXEC) {
 		snprintf(path, sizeof path, "%s/%s", run->dir, hl_tester_dat_name(cfg->kernel));
 		rc = hl_write_atomic(path, fill_dat, &fc, err, sizeof err);
@@ -476,7 +490,23 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		hl_emu_destroy(&emu);
 		return fail(run, 1, "out of memory");
 	}
+	char **srun = NULL;
+	snprintf(path, sizeof path, "%s/hosts.slurm", cwd);
+	if (slurm && hl_slurm_argv(a.v, path, &srun, &run->job_env) < 0) {
+		argv_free(&a);
+		hl_emu_destroy(&emu);
+		return fail(run, 1, "cannot make the srun command (out of memory, or a comma in %s)",
+		            preload);
+	}
+	if (srun) {   /* the Hydra command's work is done: srun's takes its place */
+		argv_free(&a);
+		for (size_t i = 0; srun[i]; i++)
+			a.n = i + 1;
+		a.v = srun;
+		a.cap = a.n + 1;
+	}
 	fc.argv = a.v;
+	fc.env = run->job_env;
 	snprintf(path, sizeof path, "%s/command.txt", run->dir);
 	if (hl_write_atomic(path, fill_command, &fc, err, sizeof err) < 0) {
 		argv_free(&a);
@@ -504,7 +534,7 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	}
 
 	snprintf(path, sizeof path, "%s/log.txt", run->dir);
-	hl_spawn_opts so = { a.v, cwd, path, cfg->timeout, !o->quiet };
+	hl_spawn_opts so = { a.v, cwd, path, cfg->timeout, !o->quiet, run->job_env };
 	if (hl_spawn(&so, &run->job, err, sizeof err) < 0) {
 		argv_free(&a);
 		hl_emu_destroy(&emu);
@@ -550,4 +580,6 @@ void hl_run_free(hl_run *run)
 	hl_results_free(&run->results);
 	hl_spawn_result_free(&run->job);
 	hl_placement_free(&run->placement);
+	hl_strv_free(run->job_env);
+	run->job_env = NULL;
 }

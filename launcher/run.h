@@ -38,6 +38,7 @@ typedef struct {
 	int emulated, overrun_flagged;
 	double overrun_fraction;
 	hl_placement placement;  /* where each rank said it ran (placement.h) */
+	char **job_env;          /* NAME=VALUE the launcher was started with (srun), or NULL */
 } hl_run;
 
 /* Returns the exit status; *run is filled as far as it got (free it). */

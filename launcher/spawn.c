@@ -137,6 +137,8 @@ int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t err
 				_exit(127);
 			_exit(127);
 		}
+		for (char *const *e = o->env; e && *e; e++)
+			putenv(*e);
 		execvp(o->argv[0], o->argv);
 		int e = errno;
 		if (write(efd[1], &e, sizeof e) < 0)

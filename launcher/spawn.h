@@ -15,6 +15,7 @@ typedef struct {
 	const char *log_path;    /* everything the job prints, written as it comes */
 	double timeout;          /* seconds; 0: none */
 	int echo;                /* show the job's lines on stderr */
+	char *const *env;        /* NAME=VALUE added to the child's environment; NULL: none */
 } hl_spawn_opts;
 
 typedef struct {

@@ -375,10 +375,10 @@ EOF
 	check_placement "$tmp/run-swap" wrong
 }
 
-# check_placement DIR STATUS: report.json's placement.status is STATUS.
+# check_placement DIR STATUS: report.json's placement is STATUS.
 check_placement() {
 	local st
-	st=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['placement']['status'])" \
+	st=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['placement'])" \
 		"$1/report.json" 2>/dev/null)
 	if [ "$st" = "$2" ]; then ok; else bad "$1/report.json: placement '${st:-?}', want '$2'"; fi
 }

@@ -16,6 +16,12 @@
 
 #include <cmocka.h>
 
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include "../launcher/placement.h"
 
 static hl_seen seen(const char *host, const char *node, const char *addrs)
@@ -35,7 +41,9 @@ static void host_is(void **state)
 	hl_seen a = seen("node1", "-", "10.213.7.11,192.0.2.9");
 	assert_true(hl_host_is("node1", &a, "login"));
 	assert_true(hl_host_is("node1.cluster.example", &a, "login"));   /* short form */
-	assert_false(hl_host_is("node10", &a, "login"));                  /* not a prefix */
+	/* node10 is not node1, but is it this rank's host under another name?
+	 * It does not resolve: we cannot tell. */
+	assert_int_equal(hl_host_is("node10.invalid", &a, "login"), -1);
 	assert_true(hl_host_is("10.213.7.11", &a, "login"));
 	assert_true(hl_host_is("192.0.2.9", &a, "login"));
 	assert_false(hl_host_is("10.213.7.1", &a, "login"));              /* not a prefix either */
@@ -48,10 +56,21 @@ static void host_is(void **state)
 	/* Slurm: the node name, whatever the hostname (slurmd -N). */
 	hl_seen b = seen("vm", "n2", "10.213.7.12");
 	assert_true(hl_host_is("n2", &b, "vm"));
-	assert_false(hl_host_is("n1", &b, "vm"));
-	/* A name that resolves nowhere matches nothing but itself. */
-	hl_seen d = seen("box", "-", "-");
-	assert_false(hl_host_is("name-that-does-not-resolve.invalid", &d, "elsewhere"));
+	assert_int_equal(hl_host_is("n1", &b, "vm"), 0);   /* srun said n2 */
+	/* A name that resolves here (this computer's, through /etc/hosts or
+	 * DNS): to one of the rank's addresses or not. */
+	char me[256] = "", addr[INET_ADDRSTRLEN] = "";
+	struct addrinfo hints = { .ai_family = AF_INET }, *res = NULL;
+	gethostname(me, sizeof me - 1);
+	if (getaddrinfo(me, NULL, &hints, &res) == 0) {
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)res->ai_addr)->sin_addr,
+		          addr, sizeof addr);
+		freeaddrinfo(res);
+		hl_seen c = seen("box", "-", addr);
+		assert_int_equal(hl_host_is(me, &c, "elsewhere"), 1);
+		hl_seen d = seen("box", "-", "10.9.9.9");
+		assert_int_equal(hl_host_is(me, &d, "elsewhere"), 0);
+	}
 }
 
 static const char *want3[] = { "10.0.0.11", "10.0.0.12", "10.0.0.11" };
@@ -126,6 +145,17 @@ static void missing(void **state)
 	hl_placement_text(&p, buf, sizeof buf);
 	assert_non_null(strstr(buf, "2 of the ranks did not report"));
 	hl_placement_check(&p, NULL);   /* no log at all */
+	assert_int_equal(p.status, HL_PLACE_INCOMPLETE);
+	hl_placement_free(&p);
+	/* Names that are not the hostname, no Slurm node, no resolution. */
+	const char *want[] = { "n1.invalid", "n2.invalid" };
+	p = make(want, 2);
+	hl_placement_check(&p, "hetlaunch-placement: rank 0 host vm node - addrs 10.0.0.11\n"
+	                       "hetlaunch-placement: rank 1 host vm node - addrs 10.0.0.12\n");
+	assert_int_equal(p.nunknown, 2);
+	hl_placement_text(&p, buf, sizeof buf);
+	assert_string_equal(buf, "not verified: 2 of the ranks are on hosts whose plan name is "
+	                         "neither their hostname nor resolves here (e.g. rank 0: n1.invalid)");
 	assert_int_equal(p.status, HL_PLACE_INCOMPLETE);
 	hl_placement_free(&p);
 }

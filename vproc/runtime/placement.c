@@ -10,13 +10,15 @@
  *
  *     hetlaunch-placement: rank 3 host NAME node SLURMNODE addrs A,B
  *
- * NAME is gethostname(), SLURMNODE the Slurm node name ("-" outside
- * Slurm), A,B the IPv4 addresses of the rank's network namespace other
+ * NAME is gethostname(), SLURMNODE the Slurm node name when srun started
+ * this rank itself (HETLAUNCH_PLACEMENT=slurm; "-" otherwise: under
+ * mpiexec, SLURMD_NODENAME is inherited from wherever mpiexec runs --
+ * measured with Hydra's -launcher slurm, ranks on n3 said n1), A,B the IPv4 addresses of the rank's network namespace other
  * than 127.0.0.1 ("-" if none).  hetlaunch (launcher/placement.c) matches
  * them against the plan's host of each rank.  stderr rather than a file in
  * the run directory: the ranks' hosts need not share a file system with
- * hetlaunch.  Only when HETLAUNCH_PLACEMENT=1 (set by hetlaunch run), so a
- * program preloaded by hand prints nothing more.
+ * hetlaunch.  Only when HETLAUNCH_PLACEMENT is 1 or slurm (set by hetlaunch
+ * run), so a program preloaded by hand prints nothing more.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -59,14 +61,15 @@ static void addresses(char *buf, size_t size)
 void vr_placement_report(void)
 {
 	const char *on = getenv("HETLAUNCH_PLACEMENT");
-	if (on == NULL || strcmp(on, "1") != 0)
+	int slurm = on && strcmp(on, "slurm") == 0;
+	if (on == NULL || (strcmp(on, "1") != 0 && !slurm))
 		return;
 	int rank = -1;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	char host[256] = "", addrs[1024];
 	if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0')
 		snprintf(host, sizeof host, "-");
-	const char *node = getenv("SLURMD_NODENAME");
+	const char *node = slurm ? getenv("SLURMD_NODENAME") : NULL;
 	addresses(addrs, sizeof addrs);
 	char line[1600];
 	int n = snprintf(line, sizeof line, "hetlaunch-placement: rank %d host %s node %s addrs %s\n",

@@ -1,0 +1,49 @@
+/*
+ * slurm.h -- `hetlaunch run` inside a Slurm allocation (issue 17): the
+ * ranks are started by srun, rank k on line k of the plan's `slurm` host
+ * file (SLURM_HOSTFILE, --distribution=arbitrary), not by mpiexec.
+ *
+ * Why srun and not Hydra's `-launcher slurm`: with Debian's MPICH 4.0.2,
+ * Hydra under Slurm starts its proxies with srun over the allocation's
+ * node list and places the ranks in that list's order, whatever the -f host
+ * file says (measured: n3:1 / n1:2 / n2:1 gave ranks on n1, n2, n2, n3).
+ * srun with SLURM_HOSTFILE put every rank where the file says, and
+ * MPICH's PMI client speaks Slurm's pmi2 plugin (srun --mpi=pmi2).
+ */
+#ifndef HL_SLURM_H
+#define HL_SLURM_H
+
+#include <stddef.h>
+
+#include "config.h"
+
+/* Launch through srun?  Yes inside an allocation (SLURM_JOB_ID set), for
+ * real hosts (not emulate:), when the machine list names no `mpiexec:`
+ * (an explicit launcher is the user's choice) and HETLAUNCH_SLURM is not 0. */
+int hl_slurm_wanted(const hl_config *cfg);
+
+/*
+ * hl_slurm_argv -- the srun command for the Hydra command hetlaunch built.
+ *   hydra     in   mpiexec.hydra [-f FILE] -n N {-genv NAME VALUE} PROGRAM ARGS...
+ *   hostfile  in   the plan's `slurm` host file (absolute path)
+ *   argv      out  srun --mpi=pmi2 --distribution=arbitrary --overcommit -n N
+ *                  --kill-on-bad-exit=1 --export=ALL[,LD_PRELOAD=...] PROGRAM ARGS...
+ *   env       out  NAME=VALUE for the srun process: every -genv but LD_PRELOAD
+ *                  (srun passes its environment on to the tasks; LD_PRELOAD
+ *                  goes by --export, so that srun itself does not load the
+ *                  runtime), and SLURM_HOSTFILE
+ * Both NULL-terminated, malloc'd (free with hl_strv_free).  Returns 0, or -1
+ * when out of memory or the Hydra command is not of that form.
+ */
+int hl_slurm_argv(char *const *hydra, const char *hostfile, char ***argv, char ***env);
+
+void hl_strv_free(char **v);
+
+/*
+ * hl_slurm_cancelled -- the job was ended by Slurm (scancel, the time
+ * limit): srun's "CANCELLED" line, or a SIGTERM to hetlaunch while in an
+ * allocation.  Writes the message for the report and returns 1; else 0.
+ */
+int hl_slurm_cancelled(const char *log, int signal, char *msg, size_t len);
+
+#endif
