@@ -30,6 +30,9 @@ YAML_LIBS     = $(shell $(PKG_CONFIG) --libs yaml-0.1 2>/dev/null || echo -lyaml
 MPICH_CFLAGS  = $(shell $(PKG_CONFIG) --cflags mpich 2>/dev/null)
 MPICH_LIBS    = $(shell $(PKG_CONFIG) --libs mpich 2>/dev/null)
 SCALAPACK_LIBS = $(shell $(PKG_CONFIG) --libs scalapack-mpich 2>/dev/null)
+# Open MPI (mpi: openmpi): the runtime is built a second time against it.
+OMPI_CFLAGS   = $(shell $(PKG_CONFIG) --cflags ompi 2>/dev/null)
+OMPI_LIBS     = $(shell $(PKG_CONFIG) --libs ompi 2>/dev/null)
 # vproc uses LAPACK dgesvd (000 s4.3.4): the reference LAPACK and BLAS.
 LAPACK_LIBS   = $(shell $(PKG_CONFIG) --libs lapack 2>/dev/null || echo -llapack -lblas)
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
@@ -52,6 +55,7 @@ OBJ     := build/$(VARIANT)
 
 BIN       := $(OUT)/bin/hetlaunch
 LIBVPROC  := $(OUT)/lib/libvproc.so
+LIBVPROC_OMPI := $(OUT)/lib/openmpi/libvproc.so
 LIBVPROC_A := $(OBJ)/libvproc.a
 
 # vproc/ is pure (no I/O, no MPI): its top level and one folder per family
@@ -79,7 +83,7 @@ BENCH_BIN    := $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%)
 PROBE     := $(OUT)/lib/hetlaunch/hl-probe
 MPI_TESTS := $(OBJ)/tests/mpi/patterns
 
-all: $(BIN) $(LIBVPROC) $(PROBE) $(MPI_TESTS)
+all: $(BIN) $(LIBVPROC) $(LIBVPROC_OMPI) $(PROBE) $(MPI_TESTS)
 
 deps:
 	$(Q)scripts/install-deps
@@ -104,6 +108,20 @@ $(LIBVPROC): $(SO_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(MPICH_LIBS) $(LAPACK_LIBS) -lrt -ldl -lm
+
+# The same runtime for Open MPI (mpi: openmpi): lib/openmpi/libvproc.so.
+# ucx.c stays out: it works around MPICH 4.0.2's finalize over UCX.
+OMPI_RUNTIME_SRC := $(filter-out vproc/runtime/ucx.c,$(RUNTIME_SRC))
+OMPI_SO_OBJ  := $(VPROC_SRC:%.c=$(OBJ)/so/%.o) $(OMPI_RUNTIME_SRC:%.c=$(OBJ)/so-openmpi/%.o)
+$(OBJ)/so-openmpi/vproc/runtime/%.o: vproc/runtime/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< (openmpi)")
+	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(OMPI_CFLAGS) -fPIC -Ivproc -Ivproc/runtime -MMD -MP -c $< -o $@
+
+$(LIBVPROC_OMPI): $(OMPI_SO_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(OMPI_LIBS) $(LAPACK_LIBS) -lrt -ldl -lm
 
 $(LIBVPROC_A): $(VPROC_OBJ)
 	@mkdir -p $(@D)
@@ -203,6 +221,7 @@ uninstall:
 clean:
 	rm -rf build bin lib
 
+-include $(OMPI_SO_OBJ:.o=.d)
 -include $(SO_OBJ:.o=.d) $(VPROC_OBJ:.o=.d) $(LAUNCHER_OBJ:.o=.d) $(TEST_SRC:tests/%.c=$(OBJ)/tests/%.d) \
          $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%.d)
 

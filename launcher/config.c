@@ -562,7 +562,7 @@ static void unknown_key(diag *d, const yt_node *key, const yt_node *v, const hl_
 	}
 	diag_error(d, key->line, key->col,
 	           "unknown key \"%s\" (allowed: name, machines, layout, kernel, n, nb, "
-	           "max_procs, program, args, emulate, timeout, mpiexec%s%s%s%s)", s,
+	           "max_procs, program, args, emulate, timeout, mpiexec, mpi%s%s%s%s)", s,
 	           own[0] ? "; for layout: " : "", own[0] ? mine->name : "", own[0] ? ": " : "",
 	           own);
 }
@@ -731,6 +731,10 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 				rc = -1;
 		} else if (strcmp(s, "mpiexec") == 0) {
 			if (get_argv(d, s, v, &cfg->mpiexec, &cfg->nmpiexec) < 0)
+				rc = -1;
+		} else if (strcmp(s, "mpi") == 0) {
+			static const char *const mpis[] = { "mpich", "openmpi" };
+			if (get_enum(d, s, v, mpis, 2, &cfg->mpi) < 0)
 				rc = -1;
 		} else {
 			unknown_key(d, key, v, cfg->layout);

@@ -71,6 +71,7 @@ typedef struct {
 	double timeout;          /* seconds; 0: none */
 	char **mpiexec;          /* NULL-terminated argv prefix; NULL: mpiexec.hydra */
 	size_t nmpiexec;
+	int mpi;                 /* hl_mpi: mpi: mpich (default) | openmpi (openmpi.h) */
 	double comm_cost;        /* 2d: time to send one b x b block, in cycle_time
 	                          * units; 0: the fastest machine's cycle time */
 } hl_config;

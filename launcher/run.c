@@ -21,6 +21,7 @@
 #include "json.h"
 #include "run.h"
 #include "layout.h"
+#include "openmpi.h"
 #include "slurm.h"
 
 #define DEFAULT_MPIEXEC "mpiexec.hydra"
@@ -351,7 +352,7 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	}
 
 	/* Refuse what cannot work before anything is written. */
-	const char *program = cfg->program ? cfg->program : hl_tester_program(cfg->kernel);
+	const char *program = cfg->program ? cfg->program : hl_mpi_tester(cfg);
 	if (cfg->kernel != HL_KERNEL_EXEC) {
 		size_t need = hl_tester_mem_need(cfg->kernel, cfg->n, cfg->nb, ranks.nprow, ranks.npcol);
 		size_t limit = hl_tester_mem_limit(cfg->kernel);
@@ -365,7 +366,8 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	char preload[PATH_MAX] = "";
 	/* The runtime beside the binary: bin/hetlaunch -> lib/libvproc.so. */
 	if (!o->no_preload &&
-	    hl_beside_binary("HETLAUNCH_PRELOAD", "lib/libvproc.so", 0, preload, sizeof preload) != 0) {
+	    hl_beside_binary(cfg->mpi == HL_MPI_OPENMPI ? "HETLAUNCH_PRELOAD_OPENMPI" : "HETLAUNCH_PRELOAD",
+	                     hl_mpi_runtime(cfg), 0, preload, sizeof preload) != 0) {
 		hl_ranks_free(&ranks);
 		return fail(run, 1, "cannot find the runtime %s (set HETLAUNCH_PRELOAD to its path)",
 		            preload[0] ? preload : "libvproc.so");
@@ -394,6 +396,10 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	snprintf(path, sizeof path, "%s/hosts.slurm", run->dir);
 	if (rc == 0 && slurm)
 		rc = hl_hostfile_write(path, HL_HOSTS_SLURM, cfg, &ranks, err, sizeof err);
+	int ompi = cfg->mpi == HL_MPI_OPENMPI;   /* mpirun and a rankfile (openmpi.h) */
+	snprintf(path, sizeof path, "%s/hosts.openmpi", run->dir);
+	if (rc == 0 && ompi && !cfg->emulate)
+		rc = hl_hostfile_write(path, HL_HOSTS_OPENMPI, cfg, &ranks, err, sizeof err);
 	if (rc == 0 && cfg->kernel != HL_KERNEL_EXEC) {
 		snprintf(path, sizeof path, "%s/%s", run->dir, hl_tester_dat_name(cfg->kernel));
 		rc = hl_write_atomic(path, fill_dat, &fc, err, sizeof err);
@@ -498,7 +504,13 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		return fail(run, 1, "cannot make the srun command (out of memory, or a comma in %s)",
 		            preload);
 	}
-	if (srun) {   /* the Hydra command's work is done: srun's takes its place */
+	snprintf(path, sizeof path, "%s/hosts.openmpi", cwd);
+	if (ompi && hl_openmpi_argv(a.v, cfg->mpiexec ? cfg->nmpiexec : 1, cfg, path, &srun) < 0) {
+		argv_free(&a);
+		hl_emu_destroy(&emu);
+		return fail(run, 1, "cannot make the mpirun command (out of memory)");
+	}
+	if (srun) {   /* the Hydra command's work is done: srun's or mpirun's takes its place */
 		argv_free(&a);
 		for (size_t i = 0; srun[i]; i++)
 			a.n = i + 1;

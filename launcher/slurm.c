@@ -14,7 +14,7 @@ int hl_slurm_wanted(const hl_config *cfg)
 	const char *job = getenv("SLURM_JOB_ID");
 	const char *off = getenv("HETLAUNCH_SLURM");
 	return job && job[0] && !(off && strcmp(off, "0") == 0) && !cfg->emulate &&
-	       cfg->mpiexec == NULL;
+	       cfg->mpiexec == NULL && cfg->mpi == 0;   /* MPICH: srun --mpi=pmi2 */
 }
 
 typedef struct {

@@ -18,7 +18,8 @@
 #include "config.h"
 
 /* Launch through srun?  Yes inside an allocation (SLURM_JOB_ID set), for
- * real hosts (not emulate:), when the machine list names no `mpiexec:`
+ * real hosts (not emulate:), with MPICH (mpi: openmpi keeps mpirun and its
+ * rankfile: untested under srun), when the machine list names no `mpiexec:`
  * (an explicit launcher is the user's choice) and HETLAUNCH_SLURM is not 0. */
 int hl_slurm_wanted(const hl_config *cfg);
 

@@ -12,7 +12,9 @@
  *
  * Handles are reused after MPI_Comm_free: the free wrapper forgets them.
  */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime.h"
 
@@ -115,7 +117,11 @@ static int recvs_init;
 
 static unsigned slot(MPI_Request r)
 {
-	return ((unsigned)r * 2654435761u) % NRECV;
+	/* MPICH's handles are ints, Open MPI's pointers: hash the bits (the
+	 * same value as before for an int). */
+	uintptr_t v = 0;
+	memcpy(&v, &r, sizeof r < sizeof v ? sizeof r : sizeof v);
+	return (unsigned)((v * 2654435761u) % NRECV);
 }
 
 void vr_recv_posted(MPI_Request req, MPI_Comm comm)

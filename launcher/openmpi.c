@@ -1,0 +1,131 @@
+/*
+ * openmpi.c -- see openmpi.h.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "openmpi.h"
+#include "slurm.h"
+#include "testers.h"
+
+/* Debian's scalapack-mpi-test ships each tester for both MPIs, in
+ * .../scalapack/mpich-tests and .../scalapack/openmpi-tests. */
+#define OPENMPI_TESTER_DIR "/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests"
+
+const char *hl_mpi_tester(const hl_config *cfg)
+{
+	if (cfg->mpi != HL_MPI_OPENMPI)
+		return hl_tester_program(cfg->kernel);
+	switch (cfg->kernel) {
+	case HL_KERNEL_LU: return OPENMPI_TESTER_DIR "/xdlu";
+	case HL_KERNEL_QR: return OPENMPI_TESTER_DIR "/xdqr";
+	case HL_KERNEL_MM: return OPENMPI_TESTER_DIR "/PBLAS/TIMING/dpb3tim";
+	default:           return NULL;
+	}
+}
+
+const char *hl_mpi_runtime(const hl_config *cfg)
+{
+	return cfg->mpi == HL_MPI_OPENMPI ? "lib/openmpi/libvproc.so" : "lib/libvproc.so";
+}
+
+typedef struct {
+	char **v;
+	size_t n, cap;
+	int bad;
+} strv;
+
+/* Append `owned` (NULL: out of memory); a failure sticks in s->bad. */
+static void push(strv *s, char *owned)
+{
+	if (owned == NULL || s->bad) {
+		free(owned);
+		s->bad = 1;
+		return;
+	}
+	if (s->n + 2 > s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 32;
+		char **v = realloc(s->v, cap * sizeof *v);
+		if (v == NULL) {
+			free(owned);
+			s->bad = 1;
+			return;
+		}
+		s->v = v;
+		s->cap = cap;
+	}
+	s->v[s->n++] = owned;
+	s->v[s->n] = NULL;
+}
+
+static void words(strv *s, const char *const *w)
+{
+	for (; *w; w++)
+		push(s, strdup(*w));
+}
+
+static char *assign(const char *name, const char *value)
+{
+	char *str = NULL;
+	return asprintf(&str, "%s=%s", name, value) < 0 ? NULL : str;
+}
+
+int hl_openmpi_argv(char *const *hydra, size_t nprefix, const hl_config *cfg,
+                    const char *rankfile, char ***argv)
+{
+	strv a = { 0 }, env = { 0 };
+	const char *ntasks = NULL;
+	int hostfile = 0;
+	size_t i = nprefix;
+	while (hydra[i] && hydra[i][0] == '-' && !a.bad) {
+		if (strcmp(hydra[i], "-f") == 0 && hydra[i + 1]) {
+			hostfile = 1;
+			i += 2;
+		} else if (strcmp(hydra[i], "-n") == 0 && hydra[i + 1]) {
+			ntasks = hydra[i + 1];
+			i += 2;
+		} else if (strcmp(hydra[i], "-genv") == 0 && hydra[i + 1] && hydra[i + 2]) {
+			push(&env, assign(hydra[i + 1], hydra[i + 2]));
+			i += 3;
+		} else {
+			a.bad = 1;   /* -rankmap and the like: not a command we translate */
+		}
+	}
+	a.bad |= env.bad || ntasks == NULL || hydra[i] == NULL;
+	if (cfg->mpiexec)
+		for (size_t k = 0; k < cfg->nmpiexec; k++)
+			push(&a, strdup(cfg->mpiexec[k]));
+	else
+		push(&a, strdup("mpirun"));
+	if (geteuid() == 0)   /* Open MPI refuses root without it */
+		push(&a, strdup("--allow-run-as-root"));
+	push(&a, strdup("-np"));
+	push(&a, strdup(ntasks ? ntasks : ""));
+	if (hostfile) {
+		/* The rankfile places and binds every rank (README "Host files"):
+		 * no --map-by or --bind-to beside it. */
+		push(&a, strdup("--rankfile"));
+		push(&a, strdup(rankfile));
+	} else {
+		/* Emulation: every rank here, more ranks than cores, none bound. */
+		words(&a, (const char *const[]){ "--oversubscribe", "--bind-to", "none", NULL });
+	}
+	/* Open MPI's own waiting yields too (the runtime's comes first). */
+	words(&a, (const char *const[]){ "--mca", "mpi_yield_when_idle", "1", NULL });
+	for (size_t k = 0; k < env.n; k++) {
+		push(&a, strdup("-x"));
+		push(&a, strdup(env.v[k]));
+	}
+	for (; hydra[i]; i++)
+		push(&a, strdup(hydra[i]));
+	hl_strv_free(env.v);
+	if (a.bad) {
+		hl_strv_free(a.v);
+		return -1;
+	}
+	*argv = a.v;
+	return 0;
+}

@@ -1,0 +1,42 @@
+/*
+ * openmpi.h -- `mpi: openmpi` (issue 17): the stock testers of
+ * libscalapack-openmpi, the runtime built against Open MPI's headers
+ * (lib/openmpi/libvproc.so), and the job started by Open MPI's mpirun with
+ * the plan's rankfile.  `mpi: mpich` (the default) is run.c's Hydra
+ * command as it always was.
+ */
+#ifndef HL_OPENMPI_H
+#define HL_OPENMPI_H
+
+#include <stddef.h>
+
+#include "config.h"
+
+typedef enum { HL_MPI_MPICH, HL_MPI_OPENMPI } hl_mpi;
+
+/* The stock tester of the kernel built for the config's MPI (NULL for exec). */
+const char *hl_mpi_tester(const hl_config *cfg);
+
+/* The runtime under the install prefix: lib/libvproc.so (MPICH) or
+ * lib/openmpi/libvproc.so. */
+const char *hl_mpi_runtime(const hl_config *cfg);
+
+/*
+ * hl_openmpi_argv -- the mpirun command for the Hydra command run.c built.
+ *   hydra     in   PREFIX... [-f FILE] -n N {-genv NAME VALUE} PROGRAM ARGS...
+ *   nprefix   in   the words of PREFIX (the YAML's mpiexec:, or 1)
+ *   cfg       in   mpiexec: replaces "mpirun" when given
+ *   rankfile  in   the plan's `openmpi` rankfile, used when the Hydra command
+ *                  had a host file (real hosts); without one (emulation) every
+ *                  rank is on this computer: --oversubscribe --bind-to none
+ *   argv      out  mpirun [--allow-run-as-root] -np N (--rankfile F | ...)
+ *                  --mca mpi_yield_when_idle 1 {-x NAME=VALUE} PROGRAM ARGS...
+ *                  (NULL-terminated, malloc'd; hl_strv_free)
+ * --allow-run-as-root only when hetlaunch runs as root (Open MPI refuses
+ * root otherwise).  Returns 0, or -1 when out of memory or the command is
+ * not of that form.
+ */
+int hl_openmpi_argv(char *const *hydra, size_t nprefix, const hl_config *cfg,
+                    const char *rankfile, char ***argv);
+
+#endif
