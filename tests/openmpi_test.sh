@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# openmpi_test.sh -- `mpi: openmpi` end to end, with real Open MPI (mpirun),
+# Debian's openmpi build of the stock testers and lib/openmpi/libvproc.so:
+#   * the runtime: tests/mpi/patterns built with mpicc.openmpi gives the
+#     same results with and without the preload (bit-identical but for
+#     floating-point reduce sums, whose order is the algorithm's);
+#   * stock xdlu PASSED through hetlaunch, 1d and 2d, emulated, placement
+#     verified; mm (dpb3tim) 2d emulated;
+#   * real hosts (localhost): the rankfile, its command, PASSED, verified;
+#   * Ctrl-C exits 1, says so, and leaves no process and no shared memory.
+# Run from the repository root; HETLAUNCH names the binary.
+set -u
+HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
+PRELOAD=${PRELOAD_OPENMPI:-lib/openmpi/libvproc.so}
+pass=0
+fail=0
+tmp=$(mktemp -d /tmp/hetlaunch-openmpi-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass + 1)); echo "ok: $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
+for c in mpirun mpicc.openmpi python3; do
+	command -v $c >/dev/null 2>&1 || { bad "missing $c (scripts/install-deps installs it)"; exit 1; }
+done
+[ -f "$PRELOAD" ] || { bad "no $PRELOAD (make)"; exit 1; }
+# Open MPI refuses root unless told (hetlaunch passes --allow-run-as-root itself).
+ROOTOK=()
+[ "$(id -u)" -eq 0 ] && ROOTOK=(--allow-run-as-root)
+
+# Ours: processes whose working directory or command line is under $tmp.
+ours() {
+	local p cwd
+	for p in /proc/[0-9]*; do
+		cwd=$(readlink "$p/cwd" 2>/dev/null) || continue
+		case "$cwd $(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" in
+		*"$tmp"*) echo "${p#/proc/} $(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" ;;
+		esac
+	done
+}
+
+# same_patterns DIR1 DIR2: every line bit-identical, but MPI_Reduce with
+# MPI_SUM on doubles, whose order of additions is the algorithm's: the
+# runtime's binomial tree (the order of MPICH's, bit-identical there) is
+# not Open MPI's, and the last bit of those sums may differ (measured: the
+# reduce-sum lines only).  Those agree to 1e-14, relative.
+same_patterns() {
+	python3 - "$1" "$2" <<'PY'
+import os, sys
+a, b = sys.argv[1], sys.argv[2]
+if sorted(os.listdir(a)) != sorted(os.listdir(b)):
+    sys.exit(1)
+for f in os.listdir(a):
+    la, lb = open(os.path.join(a, f)).read().split("\n"), open(os.path.join(b, f)).read().split("\n")
+    if len(la) != len(lb):
+        sys.exit(1)
+    for x, y in zip(la, lb):
+        if x == y:
+            continue
+        wx, wy = x.split(), y.split()
+        if "reduce-sum" not in x or wx[:2] != wy[:2] or len(wx) != len(wy):
+            sys.exit(1)
+        for u, v in zip(wx[2:], wy[2:]):
+            fu, fv = float.fromhex(u), float.fromhex(v)
+            if abs(fu - fv) > 1e-14 * max(abs(fu), abs(fv)):
+                sys.exit(1)
+PY
+}
+
+# --- the runtime under Open MPI: the same patterns ------------------------------
+if mpicc.openmpi -std=c11 -O1 -o "$tmp/patterns" tests/mpi/patterns.c -lblas 2>"$tmp/cc.err"; then
+	for np in 4 6; do
+		mkdir -p "$tmp/plain$np" "$tmp/pre$np"
+		timeout 120 mpirun "${ROOTOK[@]}" --oversubscribe -np $np "$tmp/patterns" "$tmp/plain$np" >/dev/null 2>&1
+		timeout 120 mpirun "${ROOTOK[@]}" --oversubscribe -np $np -x LD_PRELOAD="$PRELOAD" \
+			"$tmp/patterns" "$tmp/pre$np" >/dev/null 2>&1
+		n=$(cat "$tmp/pre$np"/rank-*.txt 2>/dev/null | wc -l)
+		if [ "$n" -gt 0 ] && same_patterns "$tmp/plain$np" "$tmp/pre$np"; then
+			ok "patterns on $np ranks (Open MPI): $n result lines the same with the preload"
+		else
+			bad "patterns on $np ranks (Open MPI) differ with the preload ($n lines)"
+		fi
+	done
+else
+	bad "building patterns with mpicc.openmpi: $(head -5 "$tmp/cc.err")"
+fi
+
+# --- stock testers through hetlaunch ----------------------------------------------------
+yaml() {  # NAME LAYOUT KERNEL EXTRA...
+	local name=$1 layout=$2 kernel=$3; shift 3
+	{
+		echo "name: $name"
+		echo "mpi: openmpi"
+		echo "machines:"
+		echo "  - {name: lhpcb, cycle_time: 100}"
+		echo "  - {name: lhpcf, cycle_time: 143}"
+		echo "  - {name: lhpci, cycle_time: 353}"
+		echo "  - {name: lhpcx, cycle_time: 200}"
+		echo "layout: $layout"
+		echo "kernel: $kernel"
+		echo "n: 240"
+		echo "nb: 16"
+		echo "emulate: true"
+		echo "timeout: 300"
+		for x in "$@"; do echo "$x"; done
+	} >"$tmp/$name.yaml"
+}
+yaml lu1d 1d lu "B: 6"
+yaml lu2d 2d lu "grid: [2, 2]" "panel: [3, 3]"
+yaml mm2d 2d mm "grid: [2, 2]" "panel: [3, 3]"
+for t in lu1d lu2d mm2d; do
+	d=$tmp/run-$t
+	"$HETLAUNCH" run "$tmp/$t.yaml" --quiet --out "$d" >/dev/null 2>"$tmp/err"
+	rc=$?
+	got=$(json "$d/report.json" 'd["passed"], d["placement"], d["nprow"] * d["npcol"]')
+	if [ $rc -eq 0 ] && [ "${got% *}" = "True verified" ]; then ok "$t (Open MPI, emulated): passed, placement verified, ${got##* } ranks"
+	else bad "$t (Open MPI): exit $rc, $got: $(tail -3 "$tmp/err")"; tail -5 "$d/log.txt" 2>/dev/null; fi
+	if grep -q "^mpirun .*--oversubscribe --bind-to none .*-x LD_PRELOAD=[^ ]*/openmpi/libvproc.so .*/openmpi-tests/" "$d/command.txt"; then
+		ok "$t: mpirun with the Open MPI runtime and tester"
+	else bad "$t: command.txt: $(tail -1 "$d/command.txt")"; fi
+	attached=$(json "$d/report.json" 'd["emulation"]["attached"]')
+	if [ "$attached" = "${got##* }" ]; then ok "$t: every rank attached to the emulated cluster"
+	else bad "$t: $attached ranks attached to the emulation, want ${got##* }"; fi
+done
+
+# --- real hosts: the rankfile ----------------------------------------------------------------
+cat >"$tmp/local.yaml" <<YAML
+name: local
+mpi: openmpi
+machines:
+  - {name: a, host: localhost, cycle_time: 1}
+  - {name: b, host: localhost, cycle_time: 2}
+layout: 1d
+B: 3
+kernel: lu
+n: 120
+nb: 16
+timeout: 120
+YAML
+d=$tmp/run-local
+"$HETLAUNCH" run "$tmp/local.yaml" --quiet --out "$d" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(json "$d/report.json" 'd["passed"], d["placement"]')" = "True verified" ]; then
+	ok "localhost, rankfile: passed, placement verified"
+else bad "localhost, rankfile: exit $rc: $(tail -3 "$tmp/err")"; fi
+"$HETLAUNCH" hostfile "$tmp/local.yaml" --format openmpi >"$tmp/rankfile.want" 2>/dev/null
+if cmp -s "$tmp/rankfile.want" "$d/hosts.openmpi" &&
+	grep -q "^mpirun .*-np 3 --rankfile $d/hosts.openmpi " "$d/command.txt"; then
+	ok "localhost: mpirun --rankfile with hetlaunch hostfile --format openmpi's file"
+else bad "localhost: rankfile or command: $(tail -1 "$d/command.txt")"; fi
+
+# --- Ctrl-C -----------------------------------------------------------------------------------
+sed -e 's/^kernel: lu$/kernel: exec/' "$tmp/local.yaml" >"$tmp/sleep.yaml"
+printf 'program: /bin/sleep\nargs: ["60"]\n' >>"$tmp/sleep.yaml"
+"$HETLAUNCH" run "$tmp/sleep.yaml" --quiet --out "$tmp/run-int" >/dev/null 2>"$tmp/int.err" &
+hl=$!
+for _ in $(seq 1 100); do
+	[ "$(ours | grep -c 'sleep 60')" -ge 3 ] && break
+	sleep 0.1
+done
+kill -INT $hl
+wait $hl
+rc=$?
+if [ $rc -eq 1 ] && grep -q "interrupted" "$tmp/int.err"; then ok "Ctrl-C: exit 1, 'interrupted'"
+else bad "Ctrl-C: exit $rc: $(tail -3 "$tmp/int.err")"; fi
+sleep 0.5
+left=$(ours)
+if [ -z "$left" ]; then ok "Ctrl-C: no stray processes"; else bad "Ctrl-C: stray processes:"; echo "$left"; fi
+leaked=''
+for f in /dev/shm/hetlaunch-$hl-*; do [ -e "$f" ] && leaked="$leaked $f"; done
+if [ -z "$leaked" ]; then ok "Ctrl-C: no shared memory left"; else bad "Ctrl-C: shared memory left:$leaked"; fi
+
+echo "openmpi tests: $pass passed, $fail failed"
+[ $fail -eq 0 ]
