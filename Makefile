@@ -55,7 +55,7 @@ OBJ     := build/$(VARIANT)
 
 BIN       := $(OUT)/bin/hetlaunch
 LIBVPROC  := $(OUT)/lib/libvproc.so
-LIBVPROC_OMPI := $(OUT)/lib/openmpi/libvproc.so
+LIBVPROC_OMPI := $(OUT)/lib/hetlaunch/openmpi/libvproc.so
 LIBVPROC_A := $(OBJ)/libvproc.a
 
 # vproc/ is pure (no I/O, no MPI): its top level and one folder per family
@@ -109,7 +109,7 @@ $(LIBVPROC): $(SO_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(MPICH_LIBS) $(LAPACK_LIBS) -lrt -ldl -lm
 
-# The same runtime for Open MPI (mpi: openmpi): lib/openmpi/libvproc.so.
+# The same runtime for Open MPI (mpi: openmpi): lib/hetlaunch/openmpi/libvproc.so.
 # ucx.c stays out: it works around MPICH 4.0.2's finalize over UCX.
 OMPI_RUNTIME_SRC := $(filter-out vproc/runtime/ucx.c,$(RUNTIME_SRC))
 OMPI_SO_OBJ  := $(VPROC_SRC:%.c=$(OBJ)/so/%.o) $(OMPI_RUNTIME_SRC:%.c=$(OBJ)/so-openmpi/%.o)
@@ -210,6 +210,8 @@ install: all
 	install -m 755 $(LIBVPROC) $(DESTDIR)$(PREFIX)/lib/libvproc.so
 	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-probe
+	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi
+	install -m 755 $(LIBVPROC_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/libvproc.so
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
 

@@ -29,7 +29,7 @@ const char *hl_mpi_tester(const hl_config *cfg)
 
 const char *hl_mpi_runtime(const hl_config *cfg)
 {
-	return cfg->mpi == HL_MPI_OPENMPI ? "lib/openmpi/libvproc.so" : "lib/libvproc.so";
+	return cfg->mpi == HL_MPI_OPENMPI ? "lib/hetlaunch/openmpi/libvproc.so" : "lib/libvproc.so";
 }
 
 typedef struct {

@@ -1,7 +1,7 @@
 /*
  * openmpi.h -- `mpi: openmpi` (issue 17): the stock testers of
  * libscalapack-openmpi, the runtime built against Open MPI's headers
- * (lib/openmpi/libvproc.so), and the job started by Open MPI's mpirun with
+ * (lib/hetlaunch/openmpi/libvproc.so), and the job started by Open MPI's mpirun with
  * the plan's rankfile.  `mpi: mpich` (the default) is run.c's Hydra
  * command as it always was.
  */
@@ -18,7 +18,7 @@ typedef enum { HL_MPI_MPICH, HL_MPI_OPENMPI } hl_mpi;
 const char *hl_mpi_tester(const hl_config *cfg);
 
 /* The runtime under the install prefix: lib/libvproc.so (MPICH) or
- * lib/openmpi/libvproc.so. */
+ * lib/hetlaunch/openmpi/libvproc.so. */
 const char *hl_mpi_runtime(const hl_config *cfg);
 
 /*

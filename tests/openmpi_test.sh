@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # openmpi_test.sh -- `mpi: openmpi` end to end, with real Open MPI (mpirun),
-# Debian's openmpi build of the stock testers and lib/openmpi/libvproc.so:
+# Debian's openmpi build of the stock testers and lib/hetlaunch/openmpi/libvproc.so:
 #   * the runtime: tests/mpi/patterns built with mpicc.openmpi gives the
 #     same results with and without the preload (bit-identical but for
 #     floating-point reduce sums, whose order is the algorithm's);
@@ -11,7 +11,7 @@
 # Run from the repository root; HETLAUNCH names the binary.
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
-PRELOAD=${PRELOAD_OPENMPI:-lib/openmpi/libvproc.so}
+PRELOAD=${PRELOAD_OPENMPI:-lib/hetlaunch/openmpi/libvproc.so}
 pass=0
 fail=0
 tmp=$(mktemp -d /tmp/hetlaunch-openmpi-test.XXXXXX)
@@ -114,7 +114,7 @@ for t in lu1d lu2d mm2d; do
 	got=$(json "$d/report.json" 'd["passed"], d["placement"], d["nprow"] * d["npcol"]')
 	if [ $rc -eq 0 ] && [ "${got% *}" = "True verified" ]; then ok "$t (Open MPI, emulated): passed, placement verified, ${got##* } ranks"
 	else bad "$t (Open MPI): exit $rc, $got: $(tail -3 "$tmp/err")"; tail -5 "$d/log.txt" 2>/dev/null; fi
-	if grep -q "^mpirun .*--oversubscribe --bind-to none .*-x LD_PRELOAD=[^ ]*/openmpi/libvproc.so .*/openmpi-tests/" "$d/command.txt"; then
+	if grep -q "^mpirun .*--oversubscribe --bind-to none .*-x LD_PRELOAD=[^ ]*/hetlaunch/openmpi/libvproc.so .*/openmpi-tests/" "$d/command.txt"; then
 		ok "$t: mpirun with the Open MPI runtime and tester"
 	else bad "$t: command.txt: $(tail -1 "$d/command.txt")"; fi
 	attached=$(json "$d/report.json" 'd["emulation"]["attached"]')
