@@ -81,9 +81,10 @@ BENCH_BIN    := $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%)
 .DEFAULT_GOAL := all
 
 PROBE     := $(OUT)/lib/hetlaunch/hl-probe
+PROBE_OMPI := $(OUT)/lib/hetlaunch/openmpi/hl-probe
 MPI_TESTS := $(OBJ)/tests/mpi/patterns
 
-all: $(BIN) $(LIBVPROC) $(LIBVPROC_OMPI) $(PROBE) $(MPI_TESTS)
+all: $(BIN) $(LIBVPROC) $(LIBVPROC_OMPI) $(PROBE) $(PROBE_OMPI) $(MPI_TESTS)
 
 deps:
 	$(Q)scripts/install-deps
@@ -144,6 +145,12 @@ $(PROBE): launcher/mpi/probe.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas
+
+# The same probe for Open MPI (calibrate with mpi: openmpi).
+$(PROBE_OMPI): launcher/mpi/probe.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $< (openmpi)")
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra $(OMPI_CFLAGS) -o $@ $< $(OMPI_LIBS) -lblas
 
 $(OBJ)/tests/mpi/%: tests/mpi/%.c
 	@mkdir -p $(@D)
@@ -212,6 +219,7 @@ install: all
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-probe
 	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi
 	install -m 755 $(LIBVPROC_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/libvproc.so
+	install -m 755 $(PROBE_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-probe
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
 

@@ -19,6 +19,7 @@
 #include "config.h"
 #include "diag.h"
 #include "fsutil.h"
+#include "openmpi.h"
 #include "json.h"
 #include "layout.h"
 #include "plan.h"
@@ -119,6 +120,14 @@ int hl_cmd_calibrate(int argc, char **argv)
 		diag_print(&d, stderr);
 		diag_free(&d);
 		return 2;
+	}
+	/* mpi: openmpi runs the probe built against Open MPI (HETLAUNCH_PROBE wins). */
+	if (cfg.mpi == HL_MPI_OPENMPI && getenv("HETLAUNCH_PROBE") == NULL &&
+	    hl_beside_binary(NULL, "lib/hetlaunch/openmpi/hl-probe", 1, probe, sizeof probe) != 0) {
+		fprintf(stderr, "hetlaunch: calibrate: cannot find the Open MPI hl-probe (%s)\n", probe);
+		hl_config_free(&cfg);
+		diag_free(&d);
+		return 1;
 	}
 	/* The job: one process per machine, in list order: the cyclic baseline
 	 * of a 1d plan of the same machines, running the probe. */

@@ -39,4 +39,9 @@ const char *hl_mpi_runtime(const hl_config *cfg);
 int hl_openmpi_argv(char *const *hydra, size_t nprefix, const hl_config *cfg,
                     const char *rankfile, char ***argv);
 
+/* Why an Open MPI job failed, from what mpirun printed: writes "a rank
+ * called MPI_Abort: ...", "a rank died: ..." or "a rank failed, and Open
+ * MPI lost its notice ..." and returns 1; else 0. */
+int hl_openmpi_failure(const char *log, char *msg, size_t len);
+
 #endif

@@ -303,6 +303,8 @@ static void diagnose(hl_run *run, const hl_config *cfg, const char *program)
 	} else if ((s = strstr(log, "ssh: ")) != NULL || (s = strstr(log, "Could not resolve")) ||
 	           (s = strstr(log, "Connection refused")) || (s = strstr(log, "Permission denied"))) {
 		fail(run, 1, "a host could not be reached: %.*s", (int)strcspn(s, "\n"), s);
+	} else if (hl_openmpi_failure(log, msg, sizeof msg)) {
+		fail(run, 1, "%s", msg);
 	} else if ((s = strstr(log, "MPI_Abort(")) != NULL) {
 		fail(run, 1, "a rank called MPI_Abort: %.*s", (int)strcspn(s, "\n"), s);
 	} else if ((s = strstr(log, "BAD TERMINATION")) != NULL) {
