@@ -10,7 +10,8 @@
 #   b. a tiny MPI program reports, from every rank, the address of the
 #      namespace it runs in: rank r must be on line r of the host file; then
 #      the stock ScaLAPACK xdlu on a 1 x 3 grid across the three hosts;
-#   c. `hetlaunch run` on a generated machine list (run_hetlaunch below);
+#   c. `hetlaunch run` on a generated machine list (run_hetlaunch below),
+#      then the same with mpi: openmpi (run_openmpi);
 #   d. after tear-down: no namespace, veth, bridge, sshd or MPI process of
 #      this run is left.
 # Needs root and network namespaces; without them it prints SKIP: and exits
@@ -383,8 +384,46 @@ check_placement() {
 	if [ "$st" = "$2" ]; then ok; else bad "$1/report.json: placement '${st:-?}', want '$2'"; fi
 }
 
+# run_openmpi -- the same machine list with mpi: openmpi: Open MPI's mpirun
+# with the plan's rankfile, its daemons started through the test's ssh,
+# TCP on the bridge's subnet (the namespaces share this machine's hostname:
+# ob1 and tcp, not UCX).  xdlu PASSED with placement verified, and whereami
+# (built with mpicc.openmpi) puts every rank on its plan's host.
+run_openmpi() {
+	local om=$tmp/openmpi.yaml r want got
+	if ! command -v mpicc.openmpi >/dev/null 2>&1; then
+		bad "missing mpicc.openmpi (scripts/install-deps installs libopenmpi-dev)"; return
+	fi
+	sed -e '/^mpiexec:/,$d' "$yaml" >"$om"
+	{
+		echo "mpi: openmpi"
+		printf 'mpiexec: [mpirun, --mca, plm_rsh_agent, "%s", --mca, oob_tcp_if_include, "%s",\n' \
+			"$net/ssh" "$SUBNET.0/24"
+		printf '          --mca, btl_tcp_if_include, "%s", --mca, btl, "tcp,self", --mca, pml, ob1]\n' \
+			"$SUBNET.0/24"
+	} >>"$om"
+	job "$HETLAUNCH" run "$om" --quiet --out "$tmp/run-om" >"$tmp/runom.out" 2>"$tmp/runom.err"
+	if [ $rc -eq 0 ]; then ok; else bad "hetlaunch run (Open MPI): exit $rc: $(tail -5 "$tmp/runom.err")"; fi
+	check_placement "$tmp/run-om" verified
+	if grep -q "^mpirun .*--rankfile $tmp/run-om/hosts.openmpi " "$tmp/run-om/command.txt"; then ok
+	else bad "Open MPI: command.txt: $(tail -1 "$tmp/run-om/command.txt")"; fi
+	mpicc.openmpi -std=c11 -O2 -o "$tmp/owhere" "$MH/whereami.c" || { bad "building whereami for Open MPI"; return; }
+	sed -e 's/^kernel: lu$/kernel: exec/' "$om" >"$tmp/owhere.yaml"
+	printf 'program: %s\n' "$tmp/owhere" >>"$tmp/owhere.yaml"
+	job "$HETLAUNCH" run "$tmp/owhere.yaml" --quiet --out "$tmp/run-owhere" >/dev/null 2>"$tmp/runow.err"
+	if [ $rc -eq 0 ]; then ok; else bad "hetlaunch run whereami (Open MPI): exit $rc: $(tail -5 "$tmp/runow.err")"; fi
+	for r in 0 1 2 3 4 5; do
+		want=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['ranks'][$r]['host'])" \
+			"$tmp/run-owhere/plan.json" 2>/dev/null)
+		got=$(sed -n "s/^rank $r of 6: //p" "$tmp/run-owhere/log.txt" 2>/dev/null)
+		if [ -n "$want" ] && [ "$got" = "$want" ]; then ok
+		else bad "hetlaunch run (Open MPI): rank $r ran on '${got:-?}', the plan says '${want:-?}'"; fi
+	done
+}
+
 if [ -x "$HETLAUNCH" ] && "$HETLAUNCH" run --help >/dev/null 2>&1; then
 	run_hetlaunch
+	run_openmpi
 else
 	echo "NOTE: hetlaunch run not available yet ($HETLAUNCH run --help fails); generated $yaml only"
 fi
