@@ -88,7 +88,13 @@ int hl_openmpi_argv(char *const *hydra, size_t nprefix, const hl_config *cfg,
 			ntasks = hydra[i + 1];
 			i += 2;
 		} else if (strcmp(hydra[i], "-genv") == 0 && hydra[i + 1] && hydra[i + 2]) {
-			push(&env, assign(hydra[i + 1], hydra[i + 2]));
+			/* In a Slurm allocation, mpirun starts its daemons with srun
+			 * and passes on only what -x names: a rank's SLURMD_NODENAME
+			 * is its node's (measured; Hydra, which passes on everything,
+			 * is another story: slurm.h). */
+			int node = strcmp(hydra[i + 1], "HETLAUNCH_PLACEMENT") == 0 &&
+			           getenv("SLURM_JOB_ID") != NULL;
+			push(&env, assign(hydra[i + 1], node ? "slurm" : hydra[i + 2]));
 			i += 3;
 		} else {
 			a.bad = 1;   /* -rankmap and the like: not a command we translate */
@@ -109,6 +115,10 @@ int hl_openmpi_argv(char *const *hydra, size_t nprefix, const hl_config *cfg,
 		 * no --map-by or --bind-to beside it. */
 		push(&a, strdup("--rankfile"));
 		push(&a, strdup(rankfile));
+		/* In a Slurm allocation a node's slots are the CPUs allocated on
+		 * it; the plan may start more processes there. */
+		if (getenv("SLURM_JOB_ID") != NULL)
+			push(&a, strdup("--oversubscribe"));
 	} else {
 		/* Emulation: every rank here, more ranks than cores, none bound. */
 		words(&a, (const char *const[]){ "--oversubscribe", "--bind-to", "none", NULL });

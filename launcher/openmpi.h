@@ -30,6 +30,8 @@ const char *hl_mpi_runtime(const hl_config *cfg);
  *                  had a host file (real hosts); without one (emulation) every
  *                  rank is on this computer: --oversubscribe --bind-to none
  *   argv      out  mpirun [--allow-run-as-root] -np N (--rankfile F | ...)
+ *                  (in a Slurm allocation: --oversubscribe beside the rankfile,
+ *                  and HETLAUNCH_PLACEMENT=slurm: each rank names its node)
  *                  --mca mpi_yield_when_idle 1 {-x NAME=VALUE} PROGRAM ARGS...
  *                  (NULL-terminated, malloc'd; hl_strv_free)
  * --allow-run-as-root only when hetlaunch runs as root (Open MPI refuses

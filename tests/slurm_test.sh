@@ -16,6 +16,8 @@
 #   c2. Hydra's own Slurm launcher (-launcher slurm) with the same host
 #      file misplaces ranks (the reason hetlaunch uses srun), and hetlaunch
 #      does not call that placement verified;
+#   c3. mpi: openmpi in the allocation (mpirun, the rankfile): every rank on
+#      its plan's node, placement verified;
 #   d. `scancel` of a running job ends it: hetlaunch exits 1 and says the
 #      Slurm job was cancelled;
 #   e. after tear-down no daemon, namespace or process of this run is left.
@@ -50,7 +52,7 @@ skip() {
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, Slurm daemons)"
 command -v ip >/dev/null 2>&1 || skip "no ip(8) (iproute2)"
-for c in munged slurmctld slurmd sbatch srun scancel squeue sinfo sshd mpicc.mpich python3; do
+for c in munged slurmctld slurmd sbatch srun scancel squeue sinfo sshd mpicc.mpich mpicc.openmpi python3; do
 	command -v "$c" >/dev/null 2>&1 || { bad "missing $c (scripts/install-deps installs it)"; summary; }
 done
 [ -x "$HETLAUNCH" ] || { bad "no $HETLAUNCH (make)"; summary; }
@@ -134,8 +136,11 @@ export SLURM_CONF
 declare -A addr_of
 for i in 0 1 2; do addr_of[${SLURM_NODES[$i]}]=${SLURM_HOSTS[$i]}; done
 
-if mpicc.mpich -std=c11 -O2 -o "$tmp/whereami" "$MH/whereami.c" 2>"$tmp/cc.err"; then ok
+if mpicc.mpich -std=c11 -O2 -o "$tmp/whereami" "$MH/whereami.c" 2>"$tmp/cc.err" &&
+	mpicc.openmpi -std=c11 -O2 -o "$tmp/owhere" "$MH/whereami.c" 2>>"$tmp/cc.err"; then ok
 else bad "building whereami: $(cat "$tmp/cc.err")"; summary; fi
+# shellcheck source=/dev/null
+. "$net/env"   # SUBNET
 
 # Machines on n1 and n3 only; n2 is in the allocation, not in the plan.
 yaml=$tmp/slurm.yaml
@@ -162,6 +167,17 @@ printf 'program: /bin/sleep\nargs: ["60"]\n' >>"$tmp/sleep.yaml"
 # back at the address of n1, where the batch script runs.
 cp "$tmp/where.yaml" "$tmp/hydra.yaml"
 printf 'mpiexec: [mpiexec.hydra, -launcher, slurm, -localhost, "%s"]\n' "${addr_of[n1]}" >>"$tmp/hydra.yaml"
+
+# Open MPI: mpirun in the allocation (its daemons started by srun) with the
+# plan's rankfile; TCP on the bridge's subnet (tests/multihost_test.sh).
+sed -e '/^program:/d' "$tmp/where.yaml" >"$tmp/ompi.yaml"
+{
+	printf 'program: %s\n' "$tmp/owhere"
+	echo "mpi: openmpi"
+	printf 'mpiexec: [mpirun, --mca, oob_tcp_if_include, "%s", --mca, btl_tcp_if_include, "%s",\n' \
+		"$SUBNET.0/24" "$SUBNET.0/24"
+	echo '          --mca, btl, "tcp,self", --mca, pml, ob1]'
+} >>"$tmp/ompi.yaml"
 
 # batch NAME YAML: a batch script that runs hetlaunch on YAML into
 # $tmp/NAME/ and writes its exit status to $tmp/NAME.rc.  UCX over the
@@ -256,6 +272,23 @@ if finished hydra; then
 	st=$(json "$tmp/hydra/report.json" 'd["placement"]')
 	if [ -n "$st" ] && [ "$st" != verified ]; then ok
 	else bad "Hydra misplaced $misplaced ranks, hetlaunch says placement '${st:-?}'"; fi
+fi
+
+# Open MPI in the allocation: every rank on its plan's node, by its address
+# and by hetlaunch's own check.
+batch ompi "$tmp/ompi.yaml"
+submit ompi
+if finished ompi; then
+	if [ "$(cat "$tmp/ompi.rc")" = 0 ]; then ok
+	else bad "Open MPI in the allocation: exit $(cat "$tmp/ompi.rc"): $(tail -n 6 "$tmp/ompi.err")"; fi
+	for r in "${!plan_hosts[@]}"; do
+		got=$(sed -n "s/^rank $r of ${#plan_hosts[@]}: //p" "$tmp/ompi/log.txt" 2>/dev/null)
+		want=${addr_of[${plan_hosts[$r]}]}
+		if [ "$got" = "$want" ]; then ok
+		else bad "Open MPI: rank $r ran at '${got:-?}', the plan says ${plan_hosts[$r]} ($want)"; fi
+	done
+	if [ "$(json "$tmp/ompi/report.json" 'd["placement"]')" = verified ]; then ok
+	else bad "Open MPI in the allocation: placement $(json "$tmp/ompi/report.json" 'd["placement"]')"; fi
 fi
 
 # --- d. scancel ends the job: exit 1, and hetlaunch says why ------------------------------------
