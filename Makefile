@@ -176,6 +176,11 @@ $(OBJ)/tests/test_placement: $(OBJ)/tests/test_placement.o \
 		$(addprefix $(OBJ)/launcher/,placement.o json.o) $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
+# test_launchers links the srun and mpirun command makers (and the testers' paths).
+$(OBJ)/tests/test_launchers: $(OBJ)/tests/test_launchers.o \
+		$(addprefix $(OBJ)/launcher/,slurm.o openmpi.o testers.o) $(LIBVPROC_A)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+
 # test_testers links the module it tests (its data: tests/data/).
 $(OBJ)/tests/test_testers: $(OBJ)/tests/test_testers.o $(OBJ)/launcher/testers.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm

@@ -282,6 +282,16 @@ static void argv_free(argv_t *a)
 	memset(a, 0, sizeof *a);
 }
 
+/* v (NULL-terminated, malloc'd) in place of a's words. */
+static void argv_replace(argv_t *a, char **v)
+{
+	argv_free(a);
+	a->v = v;
+	while (v[a->n])
+		a->n++;
+	a->cap = a->n + 1;
+}
+
 /* Why a job failed, from what mpiexec printed. */
 static void diagnose(hl_run *run, const hl_config *cfg, const char *program)
 {
@@ -371,8 +381,9 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	    hl_beside_binary(cfg->mpi == HL_MPI_OPENMPI ? "HETLAUNCH_PRELOAD_OPENMPI" : "HETLAUNCH_PRELOAD",
 	                     hl_mpi_runtime(cfg), 0, preload, sizeof preload) != 0) {
 		hl_ranks_free(&ranks);
-		return fail(run, 1, "cannot find the runtime %s (set HETLAUNCH_PRELOAD to its path)",
-		            preload[0] ? preload : "libvproc.so");
+		return fail(run, 1, "cannot find the runtime %s (set %s to its path)",
+		            preload[0] ? preload : "libvproc.so",
+		            cfg->mpi == HL_MPI_OPENMPI ? "HETLAUNCH_PRELOAD_OPENMPI" : "HETLAUNCH_PRELOAD");
 	}
 
 	if (o->out_dir)
@@ -446,7 +457,7 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	if (!cfg->emulate) {
 		/* Real hosts: the host file gives each rank its machine.  Every rank
 		 * of an emulated run is on this computer: no host file. */
-		int rankmap = hl_hydra_has_rankmap(a.v[0]) == 1;
+		int rankmap = !slurm && !ompi && hl_hydra_has_rankmap(a.v[0]) == 1;
 		if (rankmap) {
 			snprintf(path, sizeof path, "%s/hosts.mpich-grouped", run->dir);
 			if (hl_hostfile_write(path, HL_HOSTS_MPICH_GROUPED, cfg, &ranks, err,
@@ -498,27 +509,22 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		hl_emu_destroy(&emu);
 		return fail(run, 1, "out of memory");
 	}
-	char **srun = NULL;
+	char **other = NULL;
 	snprintf(path, sizeof path, "%s/hosts.slurm", cwd);
-	if (slurm && hl_slurm_argv(a.v, path, &srun, &run->job_env) < 0) {
+	if (slurm && hl_slurm_argv(a.v, path, &other, &run->job_env) < 0) {
 		argv_free(&a);
 		hl_emu_destroy(&emu);
 		return fail(run, 1, "cannot make the srun command (out of memory, or a comma in %s)",
 		            preload);
 	}
 	snprintf(path, sizeof path, "%s/hosts.openmpi", cwd);
-	if (ompi && hl_openmpi_argv(a.v, cfg->mpiexec ? cfg->nmpiexec : 1, cfg, path, &srun) < 0) {
+	if (ompi && hl_openmpi_argv(a.v, cfg->mpiexec ? cfg->nmpiexec : 1, cfg, path, &other) < 0) {
 		argv_free(&a);
 		hl_emu_destroy(&emu);
 		return fail(run, 1, "cannot make the mpirun command (out of memory)");
 	}
-	if (srun) {   /* the Hydra command's work is done: srun's or mpirun's takes its place */
-		argv_free(&a);
-		for (size_t i = 0; srun[i]; i++)
-			a.n = i + 1;
-		a.v = srun;
-		a.cap = a.n + 1;
-	}
+	if (other)   /* the Hydra command's work is done: srun's or mpirun's takes its place */
+		argv_replace(&a, other);
 	fc.argv = a.v;
 	fc.env = run->job_env;
 	snprintf(path, sizeof path, "%s/command.txt", run->dir);
@@ -528,6 +534,10 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		return fail(run, 1, "%s", err);
 	}
 	if (o->dry_run) {
+		for (size_t i = 0; run->job_env && run->job_env[i]; i++) {
+			print_quoted(stdout, run->job_env[i]);
+			putchar(' ');
+		}
 		for (size_t i = 0; a.v[i]; i++) {
 			if (i)
 				putchar(' ');
