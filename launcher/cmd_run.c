@@ -114,7 +114,9 @@ static const char run_help[] =
 	"usage: hetlaunch run FILE [--out DIR] [--baseline cyclic] [--dry-run] [--json]\n"
 	"                          [--quiet] [--no-preload]\n"
 	"Plan, write the run directory (plan.json, hosts.mpich, the tester's input,\n"
-	"command.txt), start the MPI job, and write report.json.\n";
+	"command.txt), start the MPI job, and write report.json.  Inside a Slurm\n"
+	"allocation the ranks are started by srun (hosts.slurm); with mpi: openmpi by\n"
+	"mpirun (hosts.openmpi).  Every rank reports its host: placement: verified.\n";
 
 int hl_cmd_run(int argc, char **argv)
 {

@@ -299,7 +299,9 @@ static void diagnose(hl_run *run, const hl_config *cfg, const char *program)
 	const char *s;
 	char msg[sizeof run->error];
 	if (run->job.exec_failed) {
-		fail(run, 1, "cannot start %s: %s", cfg->mpiexec ? cfg->mpiexec[0] : DEFAULT_MPIEXEC,
+		fail(run, 1, "cannot start %s: %s",
+		     hl_slurm_wanted(cfg) ? "srun" : cfg->mpiexec ? cfg->mpiexec[0]
+		     : cfg->mpi == HL_MPI_OPENMPI ? "mpirun" : DEFAULT_MPIEXEC,
 		     strerror(run->job.exec_failed));
 	} else if (run->job.timed_out) {
 		fail(run, 1, "the job ran longer than timeout: %g s and was ended", cfg->timeout);
