@@ -32,6 +32,8 @@ MPICH_LIBS    = $(shell $(PKG_CONFIG) --libs mpich 2>/dev/null)
 SCALAPACK_LIBS = $(shell $(PKG_CONFIG) --libs scalapack-mpich 2>/dev/null)
 # vproc uses LAPACK dgesvd (000 s4.3.4): the reference LAPACK and BLAS.
 LAPACK_LIBS   = $(shell $(PKG_CONFIG) --libs lapack 2>/dev/null || echo -llapack -lblas)
+# vproc/ring/ring_milp.c solves the ring MILP of paper 004 with GLPK.
+GLPK_LIBS     = -lglpk
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -103,7 +105,7 @@ $(OBJ)/so/vproc/runtime/%.o: vproc/runtime/%.c
 $(LIBVPROC): $(SO_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(MPICH_LIBS) $(LAPACK_LIBS) -lrt -ldl -lm
+	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(MPICH_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lrt -ldl -lm
 
 $(LIBVPROC_A): $(VPROC_OBJ)
 	@mkdir -p $(@D)
@@ -118,7 +120,7 @@ $(OBJ)/launcher/%.o: launcher/%.c
 $(BIN): $(LAUNCHER_OBJ) $(LIBVPROC_A)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(LAUNCHER_OBJ) $(LIBVPROC_A) $(YAML_LIBS) $(LAPACK_LIBS) -lblas -lrt -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(LAUNCHER_OBJ) $(LIBVPROC_A) $(YAML_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lblas -lrt -lm
 
 # --- MPI programs: the calibration probe and the runtime's test program ---
 # Built against MPICH by pkg-config (mpicc would be Open MPI here).
@@ -139,16 +141,16 @@ $(OBJ)/tests/%.o: tests/%.c
 	$(Q)$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(CFLAGS) $(CMOCKA_CFLAGS) -Ivproc -Itests -MMD -MP -c $< -o $@
 
 $(OBJ)/tests/%: $(OBJ)/tests/%.o $(LIBVPROC_A)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_hostfile also links the launcher modules it tests.
 $(OBJ)/tests/test_hostfile: $(OBJ)/tests/test_hostfile.o \
 		$(addprefix $(OBJ)/launcher/,hostfile.o fsutil.o diag.o) $(LIBVPROC_A)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_testers links the module it tests (its data: tests/data/).
 $(OBJ)/tests/test_testers: $(OBJ)/tests/test_testers.o $(OBJ)/launcher/testers.o $(LIBVPROC_A)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # `make check` installs what is missing first, so that it works on a fresh
 # machine; the build itself then runs in a sub-make that sees the packages.
@@ -217,7 +219,7 @@ $(OBJ)/experiments/%.o: experiments/%.c
 	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) -Ivproc -Itests -MMD -MP -c $< -o $@
 
 $(EXP_BIN): $(OBJ)/experiments/repro.o $(LIBVPROC_A)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(LAPACK_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 experiments-check:
 	$(Q)VARIANT=$(VARIANT) experiments/run --quick --check
