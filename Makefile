@@ -209,6 +209,10 @@ clean:
 # deterministic mismatch that experiments/README.md does not explain, or on
 # a timing run that failed (timings are reported, not asserted).
 EXP_BIN := $(OBJ)/experiments/repro
+# One folder per paper (experiments/<paper>/*.c, each a table of ids), the
+# harness, and the project's JSON writer and atomic files.
+EXP_SRC := experiments/repro.c experiments/harness.c $(wildcard experiments/*/*.c)
+EXP_OBJ := $(EXP_SRC:%.c=$(OBJ)/%.o) $(OBJ)/launcher/json.o $(OBJ)/launcher/fsutil.o
 
 .PHONY: experiments experiments-check
 experiments: $(EXP_BIN)
@@ -216,12 +220,12 @@ experiments: $(EXP_BIN)
 $(OBJ)/experiments/%.o: experiments/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) -Ivproc -Itests -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) -Ivproc -Itests -Iexperiments -Ilauncher -MMD -MP -c $< -o $@
 
-$(EXP_BIN): $(OBJ)/experiments/repro.o $(LIBVPROC_A)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
+$(EXP_BIN): $(EXP_OBJ) $(LIBVPROC_A)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(EXP_OBJ) $(LIBVPROC_A) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 experiments-check:
 	$(Q)VARIANT=$(VARIANT) experiments/run --quick --check
 
--include $(OBJ)/experiments/repro.d
+-include $(EXP_SRC:%.c=$(OBJ)/%.d)

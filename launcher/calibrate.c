@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "fsutil.h"
 #include "json.h"
+#include "layout.h"
 #include "plan.h"
 #include "run.h"
 
@@ -57,7 +58,7 @@ static int fill_yaml(FILE *f, void *arg)
 			fprintf(f, "    bandwidth_mbps: %.17g\n", m->bandwidth_mbps);
 	}
 	fprintf(f, "layout: %s\n", hl_layout_name(cfg->layout));
-	if (cfg->layout == HL_LAYOUT_1D && cfg->B)
+	if (cfg->B)   /* 1d only */
 		fprintf(f, "B: %zu\n", cfg->B);
 	if (cfg->grid[0])
 		fprintf(f, "grid: [%zu, %zu]\n", cfg->grid[0], cfg->grid[1]);
@@ -123,7 +124,8 @@ int hl_cmd_calibrate(int argc, char **argv)
 	 * of a 1d plan of the same machines, running the probe. */
 	hl_config job = cfg;
 	char *args[] = { (char *)"500", (char *)CAL_REPS, NULL };
-	job.layout = HL_LAYOUT_1D;
+	job.layout = hl_layout_find("1d");
+	job.layout_cfg = NULL;
 	job.kernel = HL_KERNEL_EXEC;
 	job.program = probe;
 	job.args = args;

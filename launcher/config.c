@@ -15,13 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "layout.h"
 #include "yamltree.h"
 
 #define MAX_COUNT 4096        /* identical processors on one host */
 #define MAX_MACHINES 100000   /* processors after expansion */
 #define MAX_NAME 253          /* a DNS name's limit */
-
-const char *hl_layout_name(hl_layout l) { return l == HL_LAYOUT_2D ? "2d" : "1d"; }
 
 const char *hl_kernel_name(hl_kernel k)
 {
@@ -251,7 +250,9 @@ typedef struct {
 	const yt_node *name, *host, *cycle_time, *speed, *count, *latency, *bandwidth;
 } machine_keys;
 
-static int read_machine_keys(diag *d, const yt_node *m, machine_keys *k)
+/* extra: the layout's own per-machine keys (read by its row's check). */
+static int read_machine_keys(diag *d, const yt_node *m, const char *const *extra,
+                             machine_keys *k)
 {
 	memset(k, 0, sizeof *k);
 	if (m->kind != YT_MAP) {
@@ -277,6 +278,8 @@ static int read_machine_keys(diag *d, const yt_node *m, machine_keys *k)
 			k->latency = val;
 		else if (strcmp(s, "bandwidth_mbps") == 0)
 			k->bandwidth = val;
+		else if (hl_key_in(extra, s))
+			continue;
 		else {
 			diag_error(d, key->line, key->col,
 			           "machines: unknown key \"%s\" (allowed: name, host, cycle_time, "
@@ -311,7 +314,7 @@ static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 	for (size_t i = 0; i < list->n; i++) {
 		const yt_node *m = list->items[i];
 		machine_keys k;
-		if (read_machine_keys(d, m, &k) < 0) {
+		if (read_machine_keys(d, m, cfg->layout->machine_keys, &k) < 0) {
 			rc = -1;
 			continue;
 		}
@@ -379,7 +382,7 @@ static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 	for (size_t i = 0; i < list->n; i++) {
 		const yt_node *m = list->items[i];
 		machine_keys k;
-		read_machine_keys(d, m, &k);   /* known to succeed now */
+		read_machine_keys(d, m, cfg->layout->machine_keys, &k);   /* known to succeed now */
 		double val;
 		get_positive(d, "", k.cycle_time ? k.cycle_time : k.speed, &val);
 		double lat = 0.0, bw = 0.0;
@@ -406,6 +409,7 @@ static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 			hm->bandwidth_mbps = bw;
 			hm->loc.line = m->line;
 			hm->loc.col = m->col;
+			hm->entry = i;
 		}
 	}
 	free(counts);
@@ -518,6 +522,106 @@ static int get_argv(diag *d, const char *key, const yt_node *v, char ***out, siz
 	return 0;
 }
 
+/* ------------------------------------------------------------- layouts */
+
+/* layout: first, whatever its place in the file, so that every other key is
+ * read knowing whose it is.  An unknown layout leaves the default, with the
+ * error at its line. */
+static int load_layout(diag *d, const yt_node *root, hl_config *cfg)
+{
+	cfg->layout = hl_layout_default();
+	const yt_node *v = hl_cfg_get(root, "layout");
+	if (v == NULL)
+		return 0;
+	size_t n = 0;
+	const char *names[16];
+	for (; hl_layouts[n] && n < 16; n++)
+		names[n] = hl_layouts[n]->name;
+	int e;
+	if (get_enum(d, "layout", v, names, n, &e) < 0)
+		return -1;
+	cfg->layout = hl_layouts[e];
+	return 0;
+}
+
+/* Another layout's key says whose it is (at its value); anything else lists
+ * what is allowed here. */
+static void unknown_key(diag *d, const yt_node *key, const yt_node *v, const hl_layout_ops *mine)
+{
+	const char *s = key->kind == YT_SCALAR ? key->value : "";
+	for (size_t i = 0; hl_layouts[i]; i++)
+		if (hl_key_in(hl_layouts[i]->keys, s)) {
+			diag_error(d, v->line, v->col, "%s is for layout: %s (this file is "
+			           "layout: %s)", s, hl_layouts[i]->name, mine->name);
+			return;
+		}
+	char own[256] = "";
+	for (size_t i = 0; mine->keys && mine->keys[i]; i++) {
+		strncat(own, i ? ", " : "", sizeof own - strlen(own) - 1);
+		strncat(own, mine->keys[i], sizeof own - strlen(own) - 1);
+	}
+	diag_error(d, key->line, key->col,
+	           "unknown key \"%s\" (allowed: name, machines, layout, kernel, n, nb, "
+	           "max_procs, program, args, emulate, timeout, mpiexec%s%s%s%s)", s,
+	           own[0] ? "; for layout: " : "", own[0] ? mine->name : "", own[0] ? ": " : "",
+	           own);
+}
+
+/* The value readers, for the rows' loaders (layout.h). */
+int hl_cfg_size(diag *d, const char *key, const yt_node *v, size_t lo, size_t hi, size_t *out)
+{
+	return get_size(d, key, v, lo, hi, out);
+}
+
+int hl_cfg_positive(diag *d, const char *key, const yt_node *v, double *out)
+{
+	return get_positive(d, key, v, out);
+}
+
+int hl_cfg_bool(diag *d, const char *key, const yt_node *v, int *out)
+{
+	return get_bool(d, key, v, out);
+}
+
+int hl_cfg_enum(diag *d, const char *key, const yt_node *v, const char *const *names,
+                size_t n, int *out)
+{
+	return get_enum(d, key, v, names, n, out);
+}
+
+int hl_cfg_string(diag *d, const char *key, const yt_node *v, char **out)
+{
+	return get_string(d, key, v, out);
+}
+
+int hl_cfg_pair(diag *d, const char *key, const yt_node *v, size_t out[2])
+{
+	return get_pair(d, key, v, out);
+}
+
+const yt_node *hl_cfg_get(const yt_node *map, const char *key)
+{
+	if (map == NULL || map->kind != YT_MAP)
+		return NULL;
+	for (size_t i = 0; i < map->n; i++) {
+		const yt_node *k = map->items[2 * i];
+		if (k->kind == YT_SCALAR && strcmp(k->value, key) == 0)
+			return map->items[2 * i + 1];
+	}
+	return NULL;
+}
+
+void hl_cfg_machine_entry(const hl_config *cfg, size_t e, size_t *first, size_t *count)
+{
+	size_t k = 0;
+	while (k < cfg->nmachines && cfg->machines[k].entry < e)
+		k++;
+	*first = k;
+	while (k < cfg->nmachines && cfg->machines[k].entry == e)
+		k++;
+	*count = k - *first;
+}
+
 /* ------------------------------------------------------------- top level */
 
 static char *stem_of(const char *path)
@@ -534,6 +638,7 @@ static char *stem_of(const char *path)
 int hl_config_load(const char *path, diag *d, hl_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
+	cfg->layout = hl_layout_default();
 	cfg->file = strdup(path);
 	cfg->n = HL_DEFAULT_N;
 	cfg->nb = HL_DEFAULT_NB;
@@ -554,10 +659,10 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 		return -1;
 	}
 	rc |= check_duplicate_keys(d, root);
+	if (load_layout(d, root, cfg) < 0)
+		rc = -1;
 
-	const yt_node *machines = NULL, *B = NULL, *grid = NULL, *panel = NULL, *arr = NULL,
-	              *args = NULL, *program = NULL, *alloc = NULL, *nbv = NULL, *nv = NULL,
-	              *comm = NULL;
+	const yt_node *machines = NULL, *args = NULL, *program = NULL, *nbv = NULL, *nv = NULL;
 	for (size_t i = 0; i < root->n; i++) {
 		const yt_node *key = root->items[2 * i], *v = root->items[2 * i + 1];
 		const char *s = key->kind == YT_SCALAR ? key->value : "";
@@ -570,45 +675,16 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 		} else if (strcmp(s, "machines") == 0) {
 			machines = v;
 		} else if (strcmp(s, "layout") == 0) {
-			static const char *const names[] = { "1d", "2d" };
-			if (get_enum(d, s, v, names, 2, &e) < 0)
+			continue;   /* load_layout */
+		} else if (hl_key_in(cfg->layout->keys, s)) {
+			if (cfg->layout->load_key(cfg, s, v, d) < 0)
 				rc = -1;
-			else
-				cfg->layout = (hl_layout)e;
-		} else if (strcmp(s, "B") == 0) {
-			B = v;
-			if (get_size(d, s, v, 1, 100000000, &cfg->B) < 0)
-				rc = -1;
-			cfg->B_loc.line = v->line;
-			cfg->B_loc.col = v->col;
-		} else if (strcmp(s, "grid") == 0) {
-			grid = v;
-			if (get_pair(d, s, v, cfg->grid) < 0)
-				rc = -1;
-		} else if (strcmp(s, "panel") == 0) {
-			panel = v;
-			if (get_pair(d, s, v, cfg->panel) < 0)
-				rc = -1;
-		} else if (strcmp(s, "arrangement") == 0) {
-			static const char *const names[] = { "auto", "exact", "heuristic" };
-			arr = v;
-			if (get_enum(d, s, v, names, 3, &e) < 0)
-				rc = -1;
-			else
-				cfg->arrangement = (hl_arrangement)e;
 		} else if (strcmp(s, "kernel") == 0) {
 			static const char *const names[] = { "lu", "qr", "mm", "exec" };
 			if (get_enum(d, s, v, names, 4, &e) < 0)
 				rc = -1;
 			else
 				cfg->kernel = (hl_kernel)e;
-		} else if (strcmp(s, "allocation") == 0) {
-			static const char *const names[] = { "plain", "optimized" };
-			alloc = v;
-			if (get_enum(d, s, v, names, 2, &e) < 0)
-				rc = -1;
-			else
-				cfg->allocation = (hl_allocation)e;
 		} else if (strcmp(s, "n") == 0) {
 			nv = v;
 			if (get_size(d, s, v, 1, 10000000, &cfg->n) < 0)
@@ -646,10 +722,6 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 					rc = -1;
 				}
 			}
-		} else if (strcmp(s, "comm_cost") == 0) {
-			comm = v;
-			if (get_positive(d, s, v, &cfg->comm_cost) < 0)
-				rc = -1;
 		} else if (strcmp(s, "emulate") == 0) {
 			if (load_emulate(d, v, &cfg->emu) < 0)
 				rc = -1;
@@ -661,10 +733,7 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 			if (get_argv(d, s, v, &cfg->mpiexec, &cfg->nmpiexec) < 0)
 				rc = -1;
 		} else {
-			diag_error(d, key->line, key->col,
-			           "unknown key \"%s\" (allowed: name, machines, layout, B, grid, panel, "
-			           "arrangement, kernel, allocation, n, nb, max_procs, comm_cost, program, "
-			           "args, emulate, timeout, mpiexec)", s);
+			unknown_key(d, key, v, cfg->layout);
 			rc = -1;
 		}
 	}
@@ -676,27 +745,6 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 		rc = -1;
 	}
 
-	/* Keys that belong to one layout or kernel only. */
-	if (cfg->layout == HL_LAYOUT_1D) {
-		const yt_node *two_d[] = { grid, panel, arr, comm };
-		const char *names[] = { "grid", "panel", "arrangement", "comm_cost" };
-		for (int i = 0; i < 4; i++)
-			if (two_d[i]) {
-				diag_error(d, two_d[i]->line, two_d[i]->col,
-				           "%s is for layout: 2d (this file is layout: 1d)", names[i]);
-				rc = -1;
-			}
-	} else {
-		if (B) {
-			diag_error(d, B->line, B->col, "B is for layout: 1d; a 2d layout takes panel: "
-			           "[Bp, Bq]");
-			rc = -1;
-		}
-		if (alloc) {
-			diag_error(d, alloc->line, alloc->col, "allocation is for layout: 1d");
-			rc = -1;
-		}
-	}
 	if (args && cfg->kernel != HL_KERNEL_EXEC) {
 		diag_error(d, args->line, args->col, "args is for kernel: exec");
 		rc = -1;
@@ -708,45 +756,12 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 
 	/* Impossible shapes. */
 	if (rc == 0) {
-		size_t M = hl_config_blocks(cfg);
 		if (cfg->nb > cfg->n) {
 			const yt_node *at = nbv ? nbv : nv;
 			diag_error(d, at->line, at->col, "nb = %zu is larger than n = %zu",
 			           cfg->nb, cfg->n);
 			rc = -1;
-		} else if (cfg->layout == HL_LAYOUT_1D && cfg->B > M) {
-			diag_error(d, B->line, B->col,
-			           "B = %zu exceeds the %zu column blocks of n = %zu, nb = %zu: "
-			           "some processes would own no column", cfg->B, M, cfg->n, cfg->nb);
-			rc = -1;
-		} else if (cfg->layout == HL_LAYOUT_1D && cfg->B == 1 &&
-		           cfg->allocation == HL_ALLOC_OPTIMIZED) {
-			diag_error(d, B->line, B->col,
-			           "allocation: optimized gives the first two chunks to the fastest "
-			           "machine, so B must be at least 2");
-			rc = -1;
-		}
-		if (cfg->layout == HL_LAYOUT_2D && grid) {
-			size_t pq = cfg->grid[0] * cfg->grid[1];
-			if (pq > cfg->nmachines) {
-				diag_error(d, grid->line, grid->col,
-				           "grid %zu x %zu needs %zu machines; the list has %zu",
-				           cfg->grid[0], cfg->grid[1], pq, cfg->nmachines);
-				rc = -1;
-			}
-			if (panel && (cfg->panel[0] < cfg->grid[0] || cfg->panel[1] < cfg->grid[1])) {
-				diag_error(d, panel->line, panel->col,
-				           "panel %zu x %zu is smaller than the grid %zu x %zu: every "
-				           "grid row and column needs a virtual row and column",
-				           cfg->panel[0], cfg->panel[1], cfg->grid[0], cfg->grid[1]);
-				rc = -1;
-			}
-		}
-		if (cfg->layout == HL_LAYOUT_2D && panel &&
-		    (cfg->panel[0] > M || cfg->panel[1] > M)) {
-			diag_error(d, panel->line, panel->col,
-			           "panel %zu x %zu exceeds the %zu x %zu blocks of n = %zu, nb = %zu",
-			           cfg->panel[0], cfg->panel[1], M, M, cfg->n, cfg->nb);
+		} else if (cfg->layout->check && cfg->layout->check(cfg, root, d) < 0) {
 			rc = -1;
 		}
 	}
@@ -760,6 +775,8 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 
 void hl_config_free(hl_config *cfg)
 {
+	if (cfg->layout && cfg->layout->free_config)
+		cfg->layout->free_config(cfg);
 	for (size_t i = 0; i < cfg->nmachines; i++) {
 		free(cfg->machines[i].name);
 		free(cfg->machines[i].host);

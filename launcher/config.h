@@ -21,9 +21,11 @@ typedef struct {
 	double latency_us;   /* emulated network: 0 = the cluster's */
 	double bandwidth_mbps;
 	hl_loc loc;          /* the list entry */
+	size_t entry;        /* index of that entry in the YAML list */
 } hl_machine;
 
-typedef enum { HL_LAYOUT_1D, HL_LAYOUT_2D } hl_layout;
+/* A layout is a row of the registry (layout.h, layouts.c). */
+typedef struct hl_layout_ops hl_layout_ops;
 typedef enum { HL_ARR_AUTO, HL_ARR_EXACT, HL_ARR_HEURISTIC } hl_arrangement;
 typedef enum { HL_KERNEL_LU, HL_KERNEL_QR, HL_KERNEL_MM, HL_KERNEL_EXEC } hl_kernel;
 typedef enum { HL_ALLOC_PLAIN, HL_ALLOC_OPTIMIZED } hl_allocation;
@@ -49,7 +51,9 @@ typedef struct {
 	hl_machine *machines;    /* after count expansion */
 	size_t nmachines;
 	int by_speed;            /* 1 if the list gave speeds */
-	hl_layout layout;
+	const hl_layout_ops *layout;   /* its row; never NULL after a load */
+	void *layout_cfg;        /* what a row's load_key/check keep (layouts other
+	                          * than 1d and 2d), freed by its free_config */
 	size_t B;                /* 0: choose it */
 	hl_loc B_loc;
 	size_t grid[2];          /* 0,0: choose it */
@@ -78,7 +82,7 @@ typedef struct {
 int hl_config_load(const char *path, diag *d, hl_config *cfg);
 void hl_config_free(hl_config *cfg);
 
-const char *hl_layout_name(hl_layout l);
+const char *hl_layout_name(const hl_layout_ops *l);
 const char *hl_kernel_name(hl_kernel k);
 const char *hl_allocation_name(hl_allocation a);
 const char *hl_arrangement_name(hl_arrangement a);

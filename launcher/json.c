@@ -132,6 +132,12 @@ void jw_null(jw *w)
 	fputs("null", w->f);
 }
 
+void jw_raw(jw *w, const char *json)
+{
+	pre(w);
+	fputs(json, w->f);
+}
+
 void jw_done(jw *w) { fputc('\n', w->f); }
 
 void jw_num_array(jw *w, const double *x, size_t n)

@@ -30,6 +30,8 @@ void jw_num(jw *w, double x);       /* shortest form that reads back exactly */
 void jw_uint(jw *w, size_t x);
 void jw_bool(jw *w, int b);
 void jw_null(jw *w);
+/* A value that is already JSON text (one line), written as it is. */
+void jw_raw(jw *w, const char *json);
 void jw_done(jw *w);                /* final newline */
 /* A one-line array of n numbers (or counts). */
 void jw_num_array(jw *w, const double *x, size_t n);

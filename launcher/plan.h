@@ -48,6 +48,9 @@ typedef struct {
 	int panel_auto;       /* 1 if we chose Bp x Bq */
 	double bound;         /* sum 1/t over the grid's machines */
 	double kl;            /* Kalinov-Lastovetsky, per block: a baseline, not runnable */
+
+	/* other layouts: their row's own plan (freed by its free_plan) */
+	void *ext;
 } hl_plan;
 
 /*

@@ -20,6 +20,7 @@
 #include "hostfile.h"
 #include "json.h"
 #include "run.h"
+#include "layout.h"
 
 #define DEFAULT_MPIEXEC "mpiexec.hydra"
 
@@ -40,9 +41,7 @@ static int fail(hl_run *run, int status, const char *fmt, ...)
 
 double hl_predicted_speedup(const hl_plan *plan)
 {
-	if (plan->cfg->layout == HL_LAYOUT_1D && plan->lu_hetero > 0)
-		return plan->lu_cyclic / plan->lu_hetero;
-	return plan->hetero > 0 ? plan->cyclic / plan->hetero : 0.0;
+	return plan->cfg->layout->predicted_speedup(plan);
 }
 
 /* Are all the ranks on this computer? */

@@ -1,0 +1,101 @@
+/*
+ * layout.h -- the layouts: how a problem is mapped onto the machines.
+ *
+ * A layout is ONE ROW of the registry in layouts.c, not a case in every
+ * switch.  A row owns, for its value of `layout:`:
+ *   - its YAML keys (top level and per machine) and their loader;
+ *   - its checks of the whole configuration (impossible shapes);
+ *   - its plan, which calls the algorithms of vproc/;
+ *   - its text picture and its keys of the plan document (INTERFACE.md);
+ *   - its MPI ranks (the plan's, and the baseline's a user would run without
+ *     us), and its predicted speedup over that baseline.
+ * Adding a layout means writing launcher/layout_<name>.c with one
+ * `const hl_layout_ops hl_layout_<name>` and listing it in layouts.c;
+ * config.c, plan.c, plan_print.c and run.c call through the row.
+ *
+ * Data flows one way: YAML -> hl_config (load_key, check) -> hl_plan (plan)
+ * -> hl_ranks, text, JSON (ranks, print_*) -> files -> job -> report.
+ */
+#ifndef HL_LAYOUT_H
+#define HL_LAYOUT_H
+
+#include <stdio.h>
+
+#include "config.h"
+#include "diag.h"
+#include "json.h"
+#include "plan.h"
+#include "yamltree.h"
+
+struct hl_layout_ops {
+	const char *name;     /* the value of `layout:` */
+	const char *what;     /* one line: what it maps, and the paper section */
+	/* The top-level keys that belong to this layout only (NULL-terminated;
+	 * NULL for none).  Another layout's key is refused at its line with
+	 * "KEY is for layout: NAME". */
+	const char *const *keys;
+	/* The per-machine keys of this layout only (NULL-terminated or NULL);
+	 * `check` reads them (hl_cfg_machine_entry maps entries to machines). */
+	const char *const *machine_keys;
+
+	/* Config.  load_key: one of `keys` (in: its value node v; out: cfg).
+	 * check: after every key and machine is loaded, with the tree still
+	 * alive (in: root mapping); impossible shapes, per-machine keys.
+	 * free_config: what load_key/check allocated (cfg->layout_cfg).
+	 * Each returns 0, or -1 with every problem in d at its line:col. */
+	int (*load_key)(hl_config *cfg, const char *key, const yt_node *v, diag *d);
+	int (*check)(hl_config *cfg, const yt_node *root, diag *d);
+	void (*free_config)(hl_config *cfg);
+
+	/* Plan (in: a validated cfg; out: plan).  0, or -1 with the reason in d
+	 * (exit status 2).  free_plan releases what plan allocated (may be NULL
+	 * when the plan uses only hl_plan's common arrays). */
+	int (*plan)(const hl_config *cfg, diag *d, hl_plan *plan);
+	void (*free_plan)(hl_plan *plan);
+
+	/* Words.  print_text: the whole table of `hetlaunch plan`.
+	 * print_json: the layout's keys of the plan document, written after the
+	 * common ones (hetlaunch, name, file, layout, kernel, n, nb, M, machines)
+	 * into the open object w. */
+	void (*print_text)(const hl_plan *plan, FILE *out);
+	void (*print_json)(const hl_plan *plan, jw *w);
+
+	/* Ranks in MPI rank order (out: r; 0, or -1 when out of memory):
+	 * the plan's, and the baseline's (one process per machine). */
+	int (*ranks)(const hl_plan *plan, hl_ranks *r);
+	int (*ranks_baseline)(const hl_plan *plan, hl_ranks *r);
+
+	/* The predicted speedup of the plan over the baseline (0: none). */
+	double (*predicted_speedup)(const hl_plan *plan);
+};
+
+/* The registry, in the order `hetlaunch --help` and errors list them;
+ * NULL-terminated. */
+extern const hl_layout_ops *const hl_layouts[];
+
+/* The row named s, or NULL. */
+const hl_layout_ops *hl_layout_find(const char *s);
+
+/* The default layout (1d). */
+const hl_layout_ops *hl_layout_default(void);
+
+/* Is key one of the NULL-terminated list? */
+int hl_key_in(const char *const *keys, const char *key);
+
+/* ---- value readers for rows' loaders (config.c; every error at the value's
+ * line:col, named by key) -------------------------------------------------- */
+int hl_cfg_size(diag *d, const char *key, const yt_node *v, size_t lo, size_t hi, size_t *out);
+int hl_cfg_positive(diag *d, const char *key, const yt_node *v, double *out);
+int hl_cfg_bool(diag *d, const char *key, const yt_node *v, int *out);
+int hl_cfg_enum(diag *d, const char *key, const yt_node *v, const char *const *names,
+                size_t n, int *out);
+int hl_cfg_string(diag *d, const char *key, const yt_node *v, char **out);
+int hl_cfg_pair(diag *d, const char *key, const yt_node *v, size_t out[2]);
+/* The value of key in mapping map, or NULL. */
+const yt_node *hl_cfg_get(const yt_node *map, const char *key);
+/* The machines of list entry e: [*first, *first + *count) of cfg->machines. */
+void hl_cfg_machine_entry(const hl_config *cfg, size_t e, size_t *first, size_t *count);
+/* The text width of the longest machine name (at least 7, "machine"). */
+int hl_plan_name_width(const hl_config *cfg);
+
+#endif

@@ -1,0 +1,306 @@
+/*
+ * layout_1d.c -- the row of `layout: 1d` (paper 000 s3, paper 002 s2): a
+ * slice of B virtual processes over the machines, by the incremental
+ * allocation reversed (000 s3.3-3.4, or 002 s4.4's optimized variant), run
+ * as a 1 x B BLACS grid by stock ScaLAPACK.  Keys B, allocation.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout.h"
+
+/* Long slices are summarised: a table of 10^6 rows helps nobody. */
+#define SHOW_ROWS 64
+
+/* ---- config ------------------------------------------------------------- */
+
+static const char *const KEYS_1D[] = { "B", "allocation", NULL };
+
+static int load_key_1d(hl_config *cfg, const char *key, const yt_node *v, diag *d)
+{
+	static const char *const alloc[] = { "plain", "optimized" };
+	int e;
+	if (strcmp(key, "B") == 0) {
+		cfg->B_loc.line = v->line;
+		cfg->B_loc.col = v->col;
+		return hl_cfg_size(d, key, v, 1, 100000000, &cfg->B);
+	}
+	if (hl_cfg_enum(d, key, v, alloc, 2, &e) < 0)   /* allocation */
+		return -1;
+	cfg->allocation = (hl_allocation)e;
+	return 0;
+}
+
+/* Impossible shapes: more virtual processes than column blocks; the
+ * optimized allocation's two first chunks need B >= 2 (002 s4.4). */
+static int check_1d(hl_config *cfg, const yt_node *root, diag *d)
+{
+	const yt_node *B = hl_cfg_get(root, "B");
+	size_t M = hl_config_blocks(cfg);
+	if (B && cfg->B > M) {
+		diag_error(d, B->line, B->col,
+		           "B = %zu exceeds the %zu column blocks of n = %zu, nb = %zu: "
+		           "some processes would own no column", cfg->B, M, cfg->n, cfg->nb);
+		return -1;
+	}
+	if (B && cfg->B == 1 && cfg->allocation == HL_ALLOC_OPTIMIZED) {
+		diag_error(d, B->line, B->col,
+		           "allocation: optimized gives the first two chunks to the fastest "
+		           "machine, so B must be at least 2");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- plan ----------------------------------------------------------------- */
+
+static int plan_1d(const hl_config *cfg, diag *d, hl_plan *plan)
+{
+	size_t p = cfg->nmachines;
+	plan->t = malloc(p * sizeof *plan->t);
+	if (plan->t == NULL)
+		goto oom;
+	for (size_t i = 0; i < p; i++)
+		plan->t[i] = cfg->machines[i].cycle_time;
+	unsigned flags = cfg->allocation == HL_ALLOC_OPTIMIZED ? VPROC_SLICE_OPTIMIZED
+	                                                       : VPROC_SLICE_PLAIN;
+	plan->M = hl_config_blocks(cfg);
+	plan->B = cfg->B;
+	if (plan->B == 0) {
+		/* More processes than column blocks would leave some idle. */
+		size_t cap = cfg->max_procs < plan->M ? cfg->max_procs : plan->M;
+		vproc_status st = vproc_choose_B(p, plan->t, cap, HL_B_TOLERANCE, flags, &plan->B);
+		if (st != VPROC_OK) {
+			diag_error(d, 0, 0, "cannot choose B: %s", vproc_strerror(st));
+			return -1;
+		}
+		plan->B_auto = 1;
+	}
+	vproc_status st = vproc_slice_build(p, plan->t, plan->B, flags, &plan->slice);
+	if (st == VPROC_OK)
+		st = vproc_lu_predict(p, plan->t, plan->B, plan->slice.pattern, plan->M,
+		                      &plan->lu_hetero);
+	if (st == VPROC_OK) {
+		/* Cyclic: virtual process k is machine k, one each, in list order. */
+		size_t *ident = malloc(p * sizeof *ident);
+		if (ident == NULL)
+			goto oom;
+		for (size_t i = 0; i < p; i++)
+			ident[i] = i;
+		st = vproc_lu_predict(p, plan->t, p, ident, plan->M, &plan->lu_cyclic);
+		free(ident);
+	}
+	if (st != VPROC_OK) {
+		diag_error(d, 0, 0, "planning failed: %s", vproc_strerror(st));
+		return -1;
+	}
+	plan->ideal = vproc_cost_ideal(p, plan->t);
+	plan->cyclic = vproc_cost_cyclic(p, plan->t);
+	plan->hetero = plan->slice.cost;
+	return 0;
+oom:
+	diag_error(d, 0, 0, "out of memory");
+	return -1;
+}
+
+
+/* ---- ranks ---------------------------------------------------------------- */
+
+/* Rank k (column k of the 1 x B grid) is virtual process k of the slice. */
+static int ranks_1d(const hl_plan *plan, hl_ranks *r)
+{
+	memset(r, 0, sizeof *r);
+	r->nprow = 1;
+	r->npcol = plan->B;
+	r->nranks = plan->B;
+	r->machine = calloc(r->nranks, sizeof *r->machine);
+	if (r->machine == NULL)
+		return -1;
+	for (size_t k = 0; k < r->nranks; k++)
+		r->machine[k] = plan->slice.pattern[k];
+	return 0;
+}
+
+/* What a user would run without us: one process per machine, list order. */
+static int ranks_1d_baseline(const hl_plan *plan, hl_ranks *r)
+{
+	memset(r, 0, sizeof *r);
+	r->nprow = 1;
+	r->npcol = plan->cfg->nmachines;
+	r->nranks = r->npcol;
+	r->machine = calloc(r->nranks, sizeof *r->machine);
+	if (r->machine == NULL)
+		return -1;
+	for (size_t k = 0; k < r->nranks; k++)
+		r->machine[k] = k;
+	return 0;
+}
+
+/* The step-by-step LU prediction (000 Fig 5) when there is one, else the
+ * steady state. */
+static double speedup_1d(const hl_plan *plan)
+{
+	if (plan->lu_hetero > 0)
+		return plan->lu_cyclic / plan->lu_hetero;
+	return plan->hetero > 0 ? plan->cyclic / plan->hetero : 0.0;
+}
+
+/* ---- words ------------------------------------------------------------------ */
+
+static void print_machines(const hl_plan *pl, FILE *out, int w)
+{
+	const hl_config *cfg = pl->cfg;
+	int hw = 4;
+	for (size_t i = 0; i < cfg->nmachines; i++) {
+		int l = (int)strlen(cfg->machines[i].host);
+		if (l > hw)
+			hw = l;
+	}
+	fprintf(out, "  %-*s  %-*s  %12s%s  %7s  %12s\n", w, "machine", hw, "host", "cycle_time",
+	        cfg->by_speed ? "         speed" : "", "vprocs", "c*t");
+	for (size_t i = 0; i < cfg->nmachines; i++) {
+		const hl_machine *m = &cfg->machines[i];
+		size_t c = pl->slice.counts[i];
+		fprintf(out, "  %-*s  %-*s  %12.6g", w, m->name, hw, m->host, m->cycle_time);
+		if (cfg->by_speed)
+			fprintf(out, "  %12.6g", m->speed);
+		fprintf(out, "  %7zu  %12.6g\n", c, (double)c * m->cycle_time);
+	}
+}
+
+
+static void text_1d(const hl_plan *pl, FILE *out)
+{
+	const hl_config *cfg = pl->cfg;
+	const vproc_slice *s = &pl->slice;
+	int w = hl_plan_name_width(cfg);
+
+	fprintf(out, "hetlaunch plan: %s (%s)\n", cfg->name, cfg->file);
+	fprintf(out, "layout 1d: a slice of B = %zu virtual processes (%s), allocation %s\n",
+	        pl->B, pl->B_auto ? "chosen: the smallest B within 10% of the ideal" : "given",
+	        hl_allocation_name(cfg->allocation));
+	fprintf(out, "kernel %s, n = %zu, nb = %zu: M = %zu column blocks, grid 1 x %zu\n\n",
+	        hl_kernel_name(cfg->kernel), cfg->n, cfg->nb, pl->M, pl->B);
+
+	print_machines(pl, out, w);
+
+	fprintf(out, "\nIncremental allocation (paper 000 s3.3): chunk s goes to\n");
+	fprintf(out, "  %7s  %-*s  %12s\n", "s", w, "machine", "cost/chunk");
+	size_t rows = pl->B <= SHOW_ROWS ? pl->B : SHOW_ROWS;
+	for (size_t k = 0; k < rows; k++)
+		fprintf(out, "  %7zu  %-*s  %12.6g\n", k + 1, w, cfg->machines[s->sigma[k]].name,
+		        s->prefix_cost[k]);
+	if (rows < pl->B)
+		fprintf(out, "  %7s  (%zu more rows in --json)\n", "...", pl->B - rows);
+
+	fprintf(out, "\nSlice pattern, the machine of virtual process 0..%zu "
+	        "(the allocation reversed, 000 s3.4):\n", pl->B - 1);
+	size_t col = 0;
+	for (size_t k = 0; k < rows; k++) {
+		const char *name = cfg->machines[s->pattern[k]].name;
+		size_t l = strlen(name) + 1;
+		if (col + l > 76) {
+			fputc('\n', out);
+			col = 0;
+		}
+		fprintf(out, "%s%s", col ? " " : "  ", name);
+		col += l + (col ? 0 : 1);
+	}
+	if (rows < pl->B)
+		fprintf(out, " ... (%zu more in --json)", pl->B - rows);
+	fputc('\n', out);
+
+	fprintf(out, "\nPredicted time per column block, in units of cycle_time:\n");
+	fprintf(out, "  %-32s %12.6g\n", "ideal balance (B = infinity)", pl->ideal);
+	char label[64];
+	snprintf(label, sizeof label, "this plan (B = %zu)", pl->B);
+	fprintf(out, "  %-32s %12.6g  %.2f x ideal\n", label, pl->hetero, pl->hetero / pl->ideal);
+	snprintf(label, sizeof label, "cyclic, 1 process per machine");
+	fprintf(out, "  %-32s %12.6g  %.2f x ideal\n", label, pl->cyclic, pl->cyclic / pl->ideal);
+	fprintf(out, "  predicted speedup over cyclic:   %12.2f  (bound %.2f)\n",
+	        pl->cyclic / pl->hetero, pl->cyclic / pl->ideal);
+
+	fprintf(out, "\nLU of M = %zu column blocks, step by step (000 Fig 5), "
+	        "in cycle_time x block updates:\n", pl->M);
+	fprintf(out, "  %-32s %12.6g\n", "this plan", pl->lu_hetero);
+	fprintf(out, "  %-32s %12.6g\n", "cyclic, 1 process per machine", pl->lu_cyclic);
+	if (pl->lu_hetero > 0)
+		fprintf(out, "  predicted speedup over cyclic:   %12.2f\n",
+		        pl->lu_cyclic / pl->lu_hetero);
+}
+
+static void json_1d(const hl_plan *pl, jw *w)
+{
+	const hl_config *cfg = pl->cfg;
+	const vproc_slice *s = &pl->slice;
+	jw_key(w, "nprow"); jw_uint(w, 1);
+	jw_key(w, "npcol"); jw_uint(w, pl->B);
+	jw_key(w, "ranks");
+	jw_arr(w);
+	for (size_t k = 0; k < pl->B; k++) {
+		jw_obj(w);
+		jw_key(w, "rank"); jw_uint(w, k);
+		jw_key(w, "machine"); jw_str(w, cfg->machines[s->pattern[k]].name);
+		jw_key(w, "host"); jw_str(w, cfg->machines[s->pattern[k]].host);
+		jw_key(w, "prow"); jw_uint(w, 0);
+		jw_key(w, "pcol"); jw_uint(w, k);
+		jw_end(w);
+	}
+	jw_end(w);
+
+	jw_key(w, "B"); jw_uint(w, pl->B);
+	jw_key(w, "B_chosen"); jw_bool(w, pl->B_auto);
+	jw_key(w, "allocation"); jw_str(w, hl_allocation_name(cfg->allocation));
+	jw_key(w, "pattern");
+	jw_arr_inline(w);
+	for (size_t k = 0; k < pl->B; k++)
+		jw_str(w, cfg->machines[s->pattern[k]].name);
+	jw_end(w);
+	jw_key(w, "selected");
+	jw_arr_inline(w);
+	for (size_t k = 0; k < pl->B; k++)
+		jw_str(w, cfg->machines[s->sigma[k]].name);
+	jw_end(w);
+	jw_key(w, "prefix_cost");
+	jw_num_array(w, s->prefix_cost, pl->B);
+	jw_key(w, "counts");
+	jw_obj(w);
+	for (size_t i = 0; i < cfg->nmachines; i++) {
+		jw_key(w, cfg->machines[i].name);
+		jw_uint(w, s->counts[i]);
+	}
+	jw_end(w);
+
+	jw_key(w, "predicted");
+	jw_obj(w);
+	jw_key(w, "ideal"); jw_num(w, pl->ideal);
+	jw_key(w, "cyclic"); jw_num(w, pl->cyclic);
+	jw_key(w, "hetero"); jw_num(w, pl->hetero);
+	jw_key(w, "speedup"); jw_num(w, pl->cyclic / pl->hetero);
+	jw_key(w, "lu");
+	jw_obj(w);
+	jw_key(w, "M"); jw_uint(w, pl->M);
+	jw_key(w, "hetero"); jw_num(w, pl->lu_hetero);
+	jw_key(w, "cyclic"); jw_num(w, pl->lu_cyclic);
+	jw_key(w, "speedup");
+	if (pl->lu_hetero > 0)
+		jw_num(w, pl->lu_cyclic / pl->lu_hetero);
+	else
+		jw_null(w);
+	jw_end(w);
+	jw_end(w);
+}
+
+const hl_layout_ops hl_layout_1d = {
+	.name = "1d",
+	.what = "a slice of B virtual processes, a 1 x B grid (000 s3, 002 s2)",
+	.keys = KEYS_1D,
+	.load_key = load_key_1d,
+	.check = check_1d,
+	.plan = plan_1d,
+	.print_text = text_1d,
+	.print_json = json_1d,
+	.ranks = ranks_1d,
+	.ranks_baseline = ranks_1d_baseline,
+	.predicted_speedup = speedup_1d,
+};

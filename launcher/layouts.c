@@ -1,0 +1,53 @@
+/*
+ * layouts.c -- the registry of layouts (layout.h): one row each.  A new
+ * layout is a new file launcher/layout_<name>.c and one line here.
+ */
+#include <string.h>
+
+#include "layout.h"
+
+extern const hl_layout_ops hl_layout_1d;   /* 000 s3, 002 s2: a slice */
+extern const hl_layout_ops hl_layout_2d;   /* 000 s4: a grid and a panel */
+
+const hl_layout_ops *const hl_layouts[] = {
+	&hl_layout_1d,
+	&hl_layout_2d,
+	NULL,
+};
+
+const hl_layout_ops *hl_layout_find(const char *s)
+{
+	for (size_t i = 0; hl_layouts[i]; i++)
+		if (strcmp(hl_layouts[i]->name, s) == 0)
+			return hl_layouts[i];
+	return NULL;
+}
+
+const hl_layout_ops *hl_layout_default(void)
+{
+	return hl_layouts[0];
+}
+
+const char *hl_layout_name(const hl_layout_ops *l)
+{
+	return l ? l->name : hl_layout_default()->name;
+}
+
+int hl_key_in(const char *const *keys, const char *key)
+{
+	for (size_t i = 0; keys && keys[i]; i++)
+		if (strcmp(keys[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+int hl_plan_name_width(const hl_config *cfg)
+{
+	int w = 7;   /* "machine" */
+	for (size_t i = 0; i < cfg->nmachines; i++) {
+		int l = (int)strlen(cfg->machines[i].name);
+		if (l > w)
+			w = l;
+	}
+	return w;
+}
