@@ -79,9 +79,10 @@ BENCH_BIN    := $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%)
 .DEFAULT_GOAL := all
 
 PROBE     := $(OUT)/lib/hetlaunch/hl-probe
+HL_RING   := $(OUT)/lib/hetlaunch/hl-ring
 MPI_TESTS := $(OBJ)/tests/mpi/patterns
 
-all: $(BIN) $(LIBVPROC) $(PROBE) $(MPI_TESTS)
+all: $(BIN) $(LIBVPROC) $(PROBE) $(HL_RING) $(MPI_TESTS)
 
 deps:
 	$(Q)scripts/install-deps
@@ -129,6 +130,12 @@ $(PROBE): launcher/mpi/probe.c
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas
 
+# layout: ring's stencil (paper 004).
+$(HL_RING): launcher/mpi/ring.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $<")
+	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas -lm
+
 $(OBJ)/tests/mpi/%: tests/mpi/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
@@ -167,6 +174,7 @@ cli: $(BIN)
 e2e: all
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/run_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/multihost_test.sh
+	$(Q)HL_RING=$(HL_RING) PRELOAD=$(LIBVPROC) tests/ring_kernel_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done
@@ -187,6 +195,7 @@ install: all
 	install -m 755 $(LIBVPROC) $(DESTDIR)$(PREFIX)/lib/libvproc.so
 	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-probe
+	install -m 755 $(HL_RING) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-ring
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
 
