@@ -329,6 +329,10 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	run->baseline = o->baseline;
 	char err[1024];
 	hl_ranks ranks;
+	if (cfg->kernel == HL_KERNEL_RING)   /* not wired yet: see README "layout: ring" */
+		return fail(run, 2, "%s: kernel: ring is not started by hetlaunch run yet: run "
+		            "lib/hetlaunch/hl-ring with the plan's columns (README, layout: ring)",
+		            cfg->file);
 	if ((o->baseline ? hl_ranks_cyclic(plan, &ranks) : hl_ranks_from_plan(plan, &ranks)) < 0)
 		return fail(run, 1, "out of memory");
 	run->nprow = ranks.nprow;
