@@ -7,10 +7,13 @@
  * runs order[k], its predecessor is rank k-1 and its successor rank k+1 (mod q).
  */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "layout.h"
+#include "layout_ring.h"
 #include "ring/ring.h"
 
 /* solver: auto takes the exact solver up to this many machines (the Held-
@@ -516,3 +519,120 @@ const hl_layout_ops hl_layout_ring = {
 	.ranks_baseline = ranks_ring_baseline,
 	.predicted_speedup = speedup_ring,
 };
+
+/* ---- running hl-ring (layout_ring.h) ---------------------------------------- */
+
+static int push_arg(char ***v, size_t *n, const char *fmt_, ...)
+	__attribute__((format(printf, 3, 4)));
+static int push_arg(char ***v, size_t *n, const char *fmt_, ...)
+{
+	char buf[64];
+	va_list ap;
+	va_start(ap, fmt_);
+	vsnprintf(buf, sizeof buf, fmt_, ap);
+	va_end(ap);
+	char **nv = realloc(*v, (*n + 2) * sizeof *nv);
+	if (!nv)
+		return -1;
+	*v = nv;
+	if (!(nv[*n] = strdup(buf)))
+		return -1;
+	nv[++*n] = NULL;
+	return 0;
+}
+
+/* "n_0,n_1,...": the column counts. */
+static char *join_counts(const size_t *n, size_t q)
+{
+	size_t len = 1;
+	for (size_t k = 0; k < q; k++)
+		len += 21;
+	char *s = malloc(len), *at = s;
+	if (!s)
+		return NULL;
+	for (size_t k = 0; k < q; k++)
+		at += sprintf(at, "%s%zu", k ? "," : "", n[k]);
+	return s;
+}
+
+int hl_ring_args(const hl_plan *plan, int baseline, char ***args, size_t *nargs)
+{
+	const hl_config *cfg = plan->cfg;
+	const ring_cfg *r = cfg->layout_cfg;
+	const ring_plan *rp = plan->ext;
+	size_t p = cfg->nmachines, q = baseline ? p : rp->ring.q;
+	size_t *n = calloc(q, sizeof *n), *ident = calloc(p, sizeof *ident);
+	int rc = n && ident ? 0 : -1;
+	if (rc == 0 && baseline) {
+		/* shares proportional to speed, whole columns, one at least:
+		 * the ring split with the links left out */
+		double zero = 0.0, T;
+		for (size_t i = 0; i < p; i++)
+			ident[i] = i;
+		vproc_ring_platform pf = { p, plan->t, r->c ? r->c : &zero, r->W, 0.0 };
+		rc = vproc_ring_columns(&pf, p, ident, r->columns, n, &T) == VPROC_OK ? 0 : -1;
+	} else if (rc == 0) {
+		memcpy(n, rp->cols, q * sizeof *n);
+	}
+	char *cols = rc == 0 ? join_counts(n, q) : NULL;
+	*args = NULL;
+	*nargs = 0;
+	rc = cols ? 0 : -1;
+	rc = rc ? rc : push_arg(args, nargs, "--columns");
+	rc = rc ? rc : push_arg(args, nargs, "%s", cols);
+	rc = rc ? rc : push_arg(args, nargs, "--rows");
+	rc = rc ? rc : push_arg(args, nargs, "%d", HL_RING_ROWS);
+	rc = rc ? rc : push_arg(args, nargs, "--iterations");
+	rc = rc ? rc : push_arg(args, nargs, "%zu", r->iterations);
+	rc = rc ? rc : push_arg(args, nargs, "--warmup");
+	rc = rc ? rc : push_arg(args, nargs, "2");
+	rc = rc ? rc : push_arg(args, nargs, "--mflop-per-column");
+	rc = rc ? rc : push_arg(args, nargs, "%.17g", r->W / (double)r->columns);
+	rc = rc ? rc : push_arg(args, nargs, "--bytes");
+	rc = rc ? rc : push_arg(args, nargs, "%.0f", ceil(r->H * 125000.0));
+	free(cols);
+	free(n);
+	free(ident);
+	return rc;
+}
+
+/* The value of " key=" in line, or NULL. */
+static const char *field(const char *line, const char *key)
+{
+	size_t k = strlen(key);
+	for (const char *s = strchr(line, ' '); s; s = strchr(s + 1, ' '))
+		if (strncmp(s + 1, key, k) == 0 && s[1 + k] == '=')
+			return s + 2 + k;
+	return NULL;
+}
+
+int hl_ring_parse(const char *log, hl_results *out)
+{
+	hl_results_free(out);
+	const char *line = log;
+	while (line && strncmp(line, "hetlaunch-result ", 17) != 0) {
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	const char *t = line ? field(line, "time") : NULL, *ps = line ? field(line, "passed") : NULL;
+	const char *n = line ? field(line, "n") : NULL, *nb = line ? field(line, "nb") : NULL;
+	const char *q = line ? field(line, "Q") : NULL, *g = line ? field(line, "gflops") : NULL;
+	if (!t || !ps || !n || !nb || !q || !g)
+		return -1;
+	out->results = calloc(1, sizeof *out->results);
+	if (!out->results)
+		return -1;
+	hl_result *x = out->results;
+	x->n = strtoul(n, NULL, 10);
+	x->nb = strtoul(nb, NULL, 10);
+	x->nprow = 1;
+	x->npcol = strtoul(q, NULL, 10);
+	x->time = strtod(t, NULL);
+	x->rate_time = x->time;
+	x->gflops = strtod(g, NULL);
+	out->passed = *ps == '1';
+	snprintf(x->check, sizeof x->check, "%s", out->passed ? "PASSED" : "FAILED");
+	out->nresults = 1;
+	out->finished = 1;
+	return 0;
+}

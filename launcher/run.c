@@ -21,6 +21,7 @@
 #include "json.h"
 #include "run.h"
 #include "layout.h"
+#include "layout_ring.h"
 
 #define DEFAULT_MPIEXEC "mpiexec.hydra"
 
@@ -329,10 +330,6 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	run->baseline = o->baseline;
 	char err[1024];
 	hl_ranks ranks;
-	if (cfg->kernel == HL_KERNEL_RING)   /* not wired yet: see README "layout: ring" */
-		return fail(run, 2, "%s: kernel: ring is not started by hetlaunch run yet: run "
-		            "lib/hetlaunch/hl-ring with the plan's columns (README, layout: ring)",
-		            cfg->file);
 	if ((o->baseline ? hl_ranks_cyclic(plan, &ranks) : hl_ranks_from_plan(plan, &ranks)) < 0)
 		return fail(run, 1, "out of memory");
 	run->nprow = ranks.nprow;
@@ -341,7 +338,17 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 
 	/* Refuse what cannot work before anything is written. */
 	const char *program = cfg->program ? cfg->program : hl_tester_program(cfg->kernel);
-	if (cfg->kernel != HL_KERNEL_EXEC) {
+	char ring_prog[PATH_MAX] = "";   /* kernel: ring runs hl-ring, beside the binary */
+	if (cfg->kernel == HL_KERNEL_RING && !cfg->program) {
+		if (hl_beside_binary("HETLAUNCH_RING", "lib/hetlaunch/hl-ring", 1, ring_prog,
+		                     sizeof ring_prog) != 0) {
+			hl_ranks_free(&ranks);
+			return fail(run, 1, "cannot find hl-ring %s (set HETLAUNCH_RING to its path)",
+			            ring_prog);
+		}
+		program = ring_prog;
+	}
+	if (cfg->kernel != HL_KERNEL_EXEC && cfg->kernel != HL_KERNEL_RING) {
 		size_t need = hl_tester_mem_need(cfg->kernel, cfg->n, cfg->nb, ranks.nprow, ranks.npcol);
 		size_t limit = hl_tester_mem_limit(cfg->kernel);
 		if (cfg->program == NULL && need > limit) {
@@ -379,7 +386,7 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	snprintf(path, sizeof path, "%s/hosts.mpich", run->dir);
 	if (rc == 0)
 		rc = hl_hostfile_write(path, HL_HOSTS_MPICH, cfg, &ranks, err, sizeof err);
-	if (rc == 0 && cfg->kernel != HL_KERNEL_EXEC) {
+	if (rc == 0 && cfg->kernel != HL_KERNEL_EXEC && cfg->kernel != HL_KERNEL_RING) {
 		snprintf(path, sizeof path, "%s/%s", run->dir, hl_tester_dat_name(cfg->kernel));
 		rc = hl_write_atomic(path, fill_dat, &fc, err, sizeof err);
 	}
@@ -466,6 +473,16 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	if (cfg->kernel == HL_KERNEL_EXEC)
 		for (size_t i = 0; i < cfg->nargs; i++)
 			oom |= argv_push(&a, cfg->args[i]);
+	if (cfg->kernel == HL_KERNEL_RING) {   /* the plan's columns (layout_ring.h) */
+		char **ra = NULL;
+		size_t nra = 0;
+		oom |= hl_ring_args(plan, o->baseline, &ra, &nra);
+		for (size_t i = 0; i < nra; i++) {
+			oom |= argv_push(&a, ra[i]);
+			free(ra[i]);
+		}
+		free(ra);
+	}
 	hl_ranks_free(&ranks);
 	if (oom) {
 		argv_free(&a);
@@ -510,6 +527,10 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 
 	if (cfg->kernel == HL_KERNEL_EXEC) {
 		run->passed = run->job.exit_code == 0 && !run->job.timed_out && !run->job.interrupted;
+	} else if (cfg->kernel == HL_KERNEL_RING) {   /* time: the mean iteration */
+		hl_ring_parse(run->job.log, &run->results);
+		run->passed = run->results.passed && run->job.exit_code == 0;
+		run->time = run->results.nresults ? run->results.results[0].time : 0.0;
 	} else {
 		hl_tester_parse(cfg->kernel, run->job.log, &run->results);
 		run->passed = run->results.passed && run->job.exit_code == 0;

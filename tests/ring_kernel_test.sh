@@ -64,5 +64,22 @@ run 2 --columns 4,0
 run 2 --columns 4,4 --rows x
 [ $rc -eq 2 ] && ok || bad "--rows x: exit $rc"
 
+# through hetlaunch: the plan's columns reach hl-ring in rank order, the run
+# passes, and the baseline runs every machine in list order
+if [ -n "${HETLAUNCH:-}" ]; then
+	cfg=configs/ring-strasbourg.yaml
+	cols=$("$HETLAUNCH" plan "$cfg" --json | python3 -c 'import json,sys; d=json.load(sys.stdin)["ring"]; print(",".join(str(d["columns"][m]) for m in d["order"]))')
+	"$HETLAUNCH" run "$cfg" --out "$tmp/run" --dry-run >"$tmp/out" 2>"$tmp/err"
+	grep -q -- "hl-ring --columns $cols --rows 64 --iterations 50 --warmup 2 " "$tmp/out" && ok \
+		|| bad "run --dry-run: not the plan's columns $cols: $(cat "$tmp/out" "$tmp/err")"
+	"$HETLAUNCH" run "$cfg" --out "$tmp/run2" --quiet >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] && python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r["passed"] and r["results"][0]["n"] == 1300 and r["ranks"] == 6 else 1)' "$tmp/run2/report.json" \
+		&& ok || bad "hetlaunch run $cfg: exit $rc: $(cat "$tmp/err")"
+	"$HETLAUNCH" run "$cfg" --out "$tmp/run3" --baseline cyclic --dry-run >"$tmp/out" 2>/dev/null
+	grep -q -- "-n 13 .*hl-ring --columns [0-9,]* " "$tmp/out" && [ "$(sed 's/.*--columns \([0-9,]*\) .*/\1/' "$tmp/out" | tr ',' '\n' | awk '{s += $1} END {print NR, s}')" = "13 1300" ] && ok \
+		|| bad "baseline: not 13 ranks over 1300 columns: $(cat "$tmp/out")"
+fi
+
 echo "ring_kernel_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]
