@@ -470,11 +470,13 @@ static int load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 		else if (strcmp(s, "bandwidth_mbps") == 0)
 			rc |= get_positive(d, "emulate: bandwidth_mbps", x, &e->bandwidth_mbps);
 		else if (strcmp(s, "network") == 0) {
-			static const char *const names[] = { "switch", "bus" };
-			if (get_enum(d, "emulate: network", x, names, 2, &k) < 0)
+			static const char *const names[] = { "switch", "bus", "links" };
+			if (get_enum(d, "emulate: network", x, names, 3, &k) < 0)
 				rc = -1;
-			else
-				e->bus = k;
+			else {
+				e->bus = k == 1;
+				e->links = k == 2;
+			}
 		} else {
 			diag_error(d, key->line, key->col,
 			           "emulate: unknown key \"%s\" (allowed: mflops, cycle_time, "
@@ -727,6 +729,11 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 		} else if (strcmp(s, "emulate") == 0) {
 			if (load_emulate(d, v, &cfg->emu) < 0)
 				rc = -1;
+			else if (cfg->emu.links && strcmp(cfg->layout->name, "ring") != 0) {
+				diag_error(d, v->line, v->col, "emulate: network: links is for layout: "
+				           "ring (its links:)");
+				rc = -1;
+			}
 			cfg->emulate = cfg->emu.on;
 		} else if (strcmp(s, "timeout") == 0) {
 			if (get_positive(d, s, v, &cfg->timeout) < 0)

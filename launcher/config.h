@@ -40,6 +40,7 @@ typedef struct {
 	double latency_us;      /* cluster default, per message; 0 = none */
 	double bandwidth_mbps;  /* cluster default, per port; 0 = infinite */
 	int bus;                /* network: bus (one shared medium) */
+	int links;              /* network: links (layout: ring's per-pair costs) */
 } hl_emulation;
 
 #define HL_DEFAULT_N 1024

@@ -636,3 +636,15 @@ int hl_ring_parse(const char *log, hl_results *out)
 	out->finished = 1;
 	return 0;
 }
+
+const double *hl_ring_links(const hl_config *cfg)
+{
+	const ring_cfg *r = cfg->layout == &hl_layout_ring ? cfg->layout_cfg : NULL;
+	return r ? r->c : NULL;
+}
+
+double hl_ring_predicted(const hl_plan *plan, int baseline)
+{
+	const ring_plan *rp = plan->ext;
+	return baseline ? rp->baseline : rp->ring.T;
+}

@@ -13,7 +13,7 @@
 #include "testers.h"
 
 /* hl-ring's rows of the grid (the data of one column). */
-#define HL_RING_ROWS 64
+#define HL_RING_ROWS 8
 
 /*
  * hl_ring_args -- hl-ring's arguments after the program name: --columns
@@ -25,6 +25,14 @@
  * each, then the array).  0, or -1 when out of memory.
  */
 int hl_ring_args(const hl_plan *plan, int baseline, char ***args, size_t *nargs);
+
+/* The predicted time of one iteration, in the model's units (multiply by
+ * 1/K for an emulated run): the plan's T_step, or the baseline's. */
+double hl_ring_predicted(const hl_plan *plan, int baseline);
+
+/* The link costs of layout: ring's links: (p x p, row-major, in time per
+ * Mbit of H), or NULL for another layout. */
+const double *hl_ring_links(const hl_config *cfg);
 
 /* Read hl-ring's log: its result line becomes one hl_result (n = columns,
  * nb = rows, time = the mean iteration, check PASSED or FAILED);

@@ -531,6 +531,8 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		hl_ring_parse(run->job.log, &run->results);
 		run->passed = run->results.passed && run->job.exit_code == 0;
 		run->time = run->results.nresults ? run->results.results[0].time : 0.0;
+		if (run->emulated && emu.K > 0)   /* a machine of cycle time t runs at K/t */
+			run->predicted_time = hl_ring_predicted(plan, o->baseline) / emu.K;
 	} else {
 		hl_tester_parse(cfg->kernel, run->job.log, &run->results);
 		run->passed = run->results.passed && run->job.exit_code == 0;
