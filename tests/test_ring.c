@@ -216,6 +216,7 @@ static void bad_platforms(void **state)
 		w[i] = 1.0;
 	vproc_ring_platform big = { 21, w, c, 1.0, 1.0 };
 	assert_int_equal(vproc_ring_exact(&big, &r), VPROC_ERANGE);
+	assert_int_equal(vproc_ring_exact_hk(&x.pl, NULL, &r), VPROC_EINVAL);   /* no table */
 }
 
 /* ---- Prop 1 (notes s2, A1) -------------------------------------------- */

@@ -162,7 +162,8 @@ size_t vproc_ring_hk_cycle(const vproc_ring_hk *hk, unsigned long S, size_t *ord
 vproc_status vproc_ring_exact(const vproc_ring_platform *pl, vproc_ring *out);
 
 /* vproc_ring_exact with the Held-Karp table of d already built (hk->p ==
- * pl->p, built on vproc_ring_d): the experiments sweep W/H on one table. */
+ * pl->p, built on vproc_ring_d; NULL only when p = 1): the experiments
+ * sweep W/H on one table. */
 vproc_status vproc_ring_exact_hk(const vproc_ring_platform *pl, const vproc_ring_hk *hk,
                                  vproc_ring *out);
 

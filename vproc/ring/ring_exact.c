@@ -166,14 +166,14 @@ vproc_status vproc_ring_exact_hk(const vproc_ring_platform *pl, const vproc_ring
 		return st;
 	if (pl->p > VPROC_RING_EXACT_MAX)
 		return VPROC_ERANGE;
-	if (hk && hk->p != pl->p)
+	if (hk ? hk->p != pl->p : pl->p >= 2)   /* no table: only p = 1 is solved */
 		return VPROC_EINVAL;
 	if ((st = vproc_ring_alloc(pl->p, out)) != VPROC_OK)
 		return st;
 	size_t q = 1;
 	out->order[0] = vproc_fastest(pl->p, pl->w);   /* q = 1: the fastest alone */
 	double U = pl->W * pl->w[out->order[0]];
-	if (pl->p >= 2 && hk)
+	if (pl->p >= 2)
 		st = search(pl, hk, out->order, &q, &U);
 	if (st == VPROC_OK)
 		st = vproc_ring_set(pl, q, out->order, out);
