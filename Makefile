@@ -77,9 +77,10 @@ BENCH_BIN    := $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%)
 .DEFAULT_GOAL := all
 
 PROBE     := $(OUT)/lib/hetlaunch/hl-probe
+DRIVER    := $(OUT)/lib/hetlaunch/hl-driver
 MPI_TESTS := $(OBJ)/tests/mpi/patterns
 
-all: $(BIN) $(LIBVPROC) $(PROBE) $(MPI_TESTS)
+all: $(BIN) $(LIBVPROC) $(PROBE) $(DRIVER) $(MPI_TESTS)
 
 deps:
 	$(Q)scripts/install-deps
@@ -126,6 +127,18 @@ $(PROBE): launcher/mpi/probe.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas
+
+# hl-driver (issue 10): stock ScaLAPACK (scalapack-mpich), the shared MPI
+# helper launcher/mpi/hlmpi.c, and libvproc's dense/ sizes.
+$(OBJ)/launcher/mpi/%.o: launcher/mpi/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $<")
+	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) $(MPICH_CFLAGS) -Ivproc -Ivproc/dense -MMD -MP -c $< -o $@
+
+$(DRIVER): $(OBJ)/launcher/mpi/driver.o $(OBJ)/launcher/mpi/hlmpi.o $(LIBVPROC_A)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(SCALAPACK_LIBS) $(MPICH_LIBS) -ldl -lm
 
 $(OBJ)/tests/mpi/%: tests/mpi/%.c
 	@mkdir -p $(@D)
@@ -185,6 +198,7 @@ install: all
 	install -m 755 $(LIBVPROC) $(DESTDIR)$(PREFIX)/lib/libvproc.so
 	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-probe
+	install -m 755 $(DRIVER) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-driver
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
 
@@ -197,6 +211,7 @@ uninstall:
 clean:
 	rm -rf build bin lib
 
+-include $(OBJ)/launcher/mpi/driver.d $(OBJ)/launcher/mpi/hlmpi.d
 -include $(SO_OBJ:.o=.d) $(VPROC_OBJ:.o=.d) $(LAUNCHER_OBJ:.o=.d) $(TEST_SRC:tests/%.c=$(OBJ)/tests/%.d) \
          $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%.d)
 
