@@ -133,7 +133,7 @@ $(PROBE): launcher/mpi/probe.c
 $(OBJ)/launcher/mpi/%.o: launcher/mpi/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
-	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) $(MPICH_CFLAGS) -Ivproc -Ivproc/dense -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) $(MPICH_CFLAGS) -Ivproc -MMD -MP -c $< -o $@
 
 $(DRIVER): $(OBJ)/launcher/mpi/driver.o $(OBJ)/launcher/mpi/hlmpi.o $(LIBVPROC_A)
 	@mkdir -p $(@D)

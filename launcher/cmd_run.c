@@ -2,6 +2,7 @@
  * cmd_run.c -- `hetlaunch run`, `hetlaunch FILE`, `hetlaunch compare`:
  * parse the command line, load, plan, call run.c, print.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,15 +68,20 @@ static int parse(const char *cmd, int argc, char **argv, run_args *a, int allow_
 
 static void print_summary(const hl_config *cfg, const hl_run *run)
 {
-	const char *prog = cfg->program ? cfg->program : hl_tester_program(cfg->kernel);
+	const char *prog = cfg->program ? cfg->program : hl_kernel_row(cfg->kernel, cfg->stock)->program;
 	const char *base = strrchr(prog, '/');
 	fprintf(stderr, "hetlaunch: %s: %s on %zu x %zu (%zu ranks, %s): %s\n", cfg->name,
 	        base ? base + 1 : prog, run->nprow, run->npcol, run->nranks,
 	        run->baseline ? "cyclic" : "hetero", run->passed ? "PASSED" : "FAILED");
 	for (size_t i = 0; i < run->results.nresults; i++) {
 		const hl_result *r = &run->results.results[i];
-		fprintf(stderr, "  n %zu nb %zu: %.3f s, %.3f Gflop/s %s\n", r->n, r->nb,
-		        r->time, r->gflops, r->check);
+		if (r->wall)
+			fprintf(stderr, "  n %zu: %.3f s (the job's wall time: the program printed no "
+			        "result line) %s\n", r->n, r->time, r->check);
+		else
+			fprintf(stderr, "  n %zu nb %zu: %.3f s, %.3f Gflop/s%s%.3g %s\n", r->n, r->nb,
+			        r->time, r->gflops, isfinite(r->residual) ? ", residual " : "",
+			        isfinite(r->residual) ? r->residual : 0.0, r->check);
 	}
 	if (run->predicted_time > 0 && run->time > 0)
 		fprintf(stderr, "  predicted %.3f s at the emulated speeds; measured / predicted "

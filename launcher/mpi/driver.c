@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dense.h"
+#include "dense/dense.h"
 #include "hlmpi.h"
 
 /* ---- ScaLAPACK and PBLAS (Fortran interfaces) --------------------------- */
