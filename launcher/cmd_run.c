@@ -9,10 +9,12 @@
 #include <time.h>
 
 #include "config.h"
+#include "balance.h"
 #include "diag.h"
 #include "emulation.h"
 #include "fsutil.h"
 #include "json.h"
+#include "memory.h"
 #include "plan.h"
 #include "run.h"
 
@@ -103,7 +105,7 @@ static int load(const char *file, diag *d, hl_config *cfg, hl_plan *plan)
 		diag_print(d, stderr);
 		return -1;
 	}
-	if (hl_plan_build(cfg, d, plan) < 0) {
+	if (hl_plan_build_checked(cfg, d, plan) < 0) {
 		diag_print(d, stderr);
 		hl_config_free(cfg);
 		return -1;
@@ -186,6 +188,7 @@ static void compare_json(jw *w, const compare_ctx *c)
 	jw_key(w, "predicted_speedup"); jw_num(w, pred);
 	jw_key(w, "fraction_of_predicted"); jw_num(w, pred > 0 ? meas / pred : 0.0);
 	jw_key(w, "passed"); jw_bool(w, c->cyc->passed && c->het->passed);
+	hl_compare_sizes_json(w, c->cyc, c->het);
 	jw_end(w);
 }
 
@@ -271,6 +274,10 @@ int hl_cmd_compare(int argc, char **argv)
 		fprintf(stderr, "hetlaunch: cyclic %.3f s, hetero %.3f s: speedup %.2f, predicted %.2f "
 		        "(%.0f%% of predicted)\n", cyc.time, het.time, meas, pred,
 		        pred > 0 ? 100 * meas / pred : 0.0);
+		hl_compare_sizes_print(&cyc, &het, stderr);
+		char msg[PATH_MAX + 128];
+		hl_balance_png(dir, &cfg, &cyc, &het, msg, sizeof msg);
+		fprintf(stderr, "hetlaunch: %s\n", msg);
 		if (a.json) {
 			jw w;
 			jw_init(&w, stdout);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "memory.h"
 #include "plan.h"
 
 /* Long slices are summarised: a table of 10^6 rows helps nobody. */
@@ -146,6 +147,7 @@ void hl_plan_print_text(const hl_plan *pl, FILE *out)
 {
 	if (pl->cfg->layout == HL_LAYOUT_2D) {
 		print_text_2d(pl, out);
+		hl_memory_print_text(pl, out);
 		return;
 	}
 	const hl_config *cfg = pl->cfg;
@@ -204,6 +206,7 @@ void hl_plan_print_text(const hl_plan *pl, FILE *out)
 	if (pl->lu_hetero > 0)
 		fprintf(out, "  predicted speedup over cyclic:   %12.2f\n",
 		        pl->lu_cyclic / pl->lu_hetero);
+	hl_memory_print_text(pl, out);
 }
 
 static void json_2d(const hl_plan *pl, jw *w)
@@ -324,6 +327,7 @@ void hl_plan_print_json(const hl_plan *pl, FILE *out)
 
 	if (cfg->layout == HL_LAYOUT_2D) {
 		json_2d(pl, &w);
+		hl_memory_json(pl, &w);
 		jw_end(&w);
 		jw_done(&w);
 		return;
@@ -384,6 +388,7 @@ void hl_plan_print_json(const hl_plan *pl, FILE *out)
 		jw_null(&w);
 	jw_end(&w);
 	jw_end(&w);
+	hl_memory_json(pl, &w);
 	jw_end(&w);
 	jw_done(&w);
 }
