@@ -163,6 +163,11 @@ $(OBJ)/tests/test_hostfile: $(OBJ)/tests/test_hostfile.o \
 $(OBJ)/tests/test_testers: $(OBJ)/tests/test_testers.o $(OBJ)/launcher/testers.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
+# test_kernels links the kernel table and what it reads with.
+$(OBJ)/tests/test_kernels: $(OBJ)/tests/test_kernels.o \
+		$(addprefix $(OBJ)/launcher/,kernels.o testers.o fsutil.o) $(LIBVPROC_A)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+
 # `make check` installs what is missing first, so that it works on a fresh
 # machine; the build itself then runs in a sub-make that sees the packages.
 check: deps
