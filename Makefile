@@ -188,10 +188,12 @@ e2e: all
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done
 	$(Q)HETLAUNCH=$(BIN) PROBE=$(abspath $(PROBE)) tests/bench_runtime.sh
+	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) tests/bench_dense.sh
 
-# The main job: stock xdlu on the emulated lhpc platform of paper 002
-# (Table 5), one process per machine and then the B = 9 plan, with the
-# measured speedup beside the predicted one.
+# The main job: stock ScaLAPACK LU (hl-driver, n = 2400) on the emulated
+# lhpc platform of paper 002 (Table 5), one process per machine and then
+# the B = 9 plan, with the measured speedup beside the predicted one and
+# balance.png (about a minute).
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(BIN) compare configs/lhpc-emulated.yaml --quiet
