@@ -129,16 +129,18 @@ $(PROBE): launcher/mpi/probe.c
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas
 
 # hl-driver (issue 10): stock ScaLAPACK (scalapack-mpich), the shared MPI
-# helper launcher/mpi/hlmpi.c, and libvproc's dense/ sizes.
+# helper launcher/mpi/hlmpi.c, and vproc/dense/'s array sizes.  Like the
+# probe it runs under the LD_PRELOAD runtime, so never with sanitizers
+# (SO_CFLAGS, and the .so's unsanitized object of vproc/dense/memory.c).
 $(OBJ)/launcher/mpi/%.o: launcher/mpi/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
-	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) $(MPICH_CFLAGS) -Ivproc -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(MPICH_CFLAGS) -Ivproc -MMD -MP -c $< -o $@
 
-$(DRIVER): $(OBJ)/launcher/mpi/driver.o $(OBJ)/launcher/mpi/hlmpi.o $(LIBVPROC_A)
+$(DRIVER): $(OBJ)/launcher/mpi/driver.o $(OBJ)/launcher/mpi/hlmpi.o $(OBJ)/so/vproc/dense/memory.o
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(SCALAPACK_LIBS) $(MPICH_LIBS) -ldl -lm
+	$(Q)$(CC) -o $@ $^ $(SCALAPACK_LIBS) $(MPICH_LIBS) -ldl -lm
 
 $(OBJ)/tests/mpi/%: tests/mpi/%.c
 	@mkdir -p $(@D)

@@ -43,14 +43,14 @@ time_of() {
 	for i in $(seq "$REPS"); do
 		"$HETLAUNCH" run "$tmp/$1.yaml" --quiet --out "$tmp/run-$1-$i" >/dev/null 2>&1 ||
 			{ echo "FAILED: $1 (see $tmp/run-$1-$i)" >&2; echo nan; continue; }
-		json "$tmp/run-$1-$i/report.json" 'd["time"]'
+		json "$tmp/run-$1-$i/report.json" '"%.4f" % d["time"]'
 	done | median
 }
 
 if [ -z "$ONLY" ] || [ "$ONLY" = 1 ]; then
 	drv=$(realpath "$DRIVER")
-	N=3000 local_yaml g33 9 exec driver "$drv" "[lu, '32', '3', '3', '3000']"
-	N=3000 local_yaml g12 2 exec driver "$drv" "[lu, '32', '1', '2', '3000']"
+	N=3000 local_yaml g33 9 exec driver "$drv" "[lu, '${BENCH_NB:-32}', '3', '3', '3000']"
+	N=3000 local_yaml g12 2 exec driver "$drv" "[lu, '${BENCH_NB:-32}', '1', '2', '3000']"
 	t33=$(time_of g33)
 	t12=$(time_of g12)
 	echo "bench: driver LU n = 3000, 3x3 (9 ranks) $t33 s, 1x2 (2 ranks) $t12 s: ratio" \
