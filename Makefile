@@ -132,6 +132,9 @@ $(PROBE): launcher/mpi/probe.c
 # helper launcher/mpi/hlmpi.c, and vproc/dense/'s array sizes.  Like the
 # probe it runs under the LD_PRELOAD runtime, so never with sanitizers
 # (SO_CFLAGS, and the .so's unsanitized object of vproc/dense/memory.c).
+# Debian's scalapack-mpich.pc also names Open MPI (-L.../openmpi/lib -lmpi):
+# linked in, its MPI_* symbols would shadow MPICH's and the ranks crash.
+DRIVER_LIBS = $(filter-out -lmpi -L%/openmpi/lib,$(SCALAPACK_LIBS))
 $(OBJ)/launcher/mpi/%.o: launcher/mpi/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
@@ -140,7 +143,7 @@ $(OBJ)/launcher/mpi/%.o: launcher/mpi/%.c
 $(DRIVER): $(OBJ)/launcher/mpi/driver.o $(OBJ)/launcher/mpi/hlmpi.o $(OBJ)/so/vproc/dense/memory.o
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -o $@ $^ $(SCALAPACK_LIBS) $(MPICH_LIBS) -ldl -lm
+	$(Q)$(CC) -o $@ $^ $(DRIVER_LIBS) $(MPICH_LIBS) -ldl -lm
 
 $(OBJ)/tests/mpi/%: tests/mpi/%.c
 	@mkdir -p $(@D)

@@ -182,6 +182,7 @@ void hl_memory_json(const hl_plan *plan, jw *w)
 	}
 	jw_end(w);
 	jw_end(w);
+	hl_memory_free(&m);
 }
 
 int hl_plan_build_checked(const hl_config *cfg, diag *d, hl_plan *plan)
