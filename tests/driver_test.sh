@@ -9,7 +9,8 @@
 #   * a plan over memory_gb is refused: exit 2 at the machine, nothing written;
 #   * compare on an exec program without result lines: wall times, a
 #     nonzero speedup; compare on the driver: the speedup per size and
-#     balance.png.
+#     balance.png;
+#   * emulate_mflops sets a machine's emulated speed.
 # Run from the repository root; HETLAUNCH names the binary, DRIVER the
 # driver, PRELOAD the runtime.  Small sizes: about a minute on 2 cores.
 set -u
@@ -186,6 +187,28 @@ PATH=$tmp/bin "$PWD/$HETLAUNCH" compare "$tmp/cmp.yaml" --quiet --out "$tmp/cmp-
 check "without gnuplot: a clear line, no balance.png" \
 	test -e "$tmp/cmp-nognu/compare.json" -a ! -e "$tmp/cmp-nognu/balance.png" -a \
 	     -n "$(grep 'gnuplot is not installed' "$tmp/err")"
+
+# --- 7. emulate_mflops: a machine's speed whatever its cycle_time ----------
+cat >"$tmp/emf.yaml" <<YAML
+name: emf
+machines:
+  - {name: fast, cycle_time: 1}
+  - {name: slow, cycle_time: 2, emulate_mflops: 75}
+kernel: exec
+program: $PWD/$PROBE
+args: ['200', '3']
+n: 64
+nb: 16
+emulate: {mflops: 300, cycle_time: 1}
+timeout: 120
+YAML
+"$HETLAUNCH" run "$tmp/emf.yaml" --baseline cyclic --quiet --out "$tmp/run-emf" >/dev/null 2>"$tmp/err"
+rc=$?
+read -r tf ts <<<"$(awk '$1 == "hl-probe" { printf "%s ", $5 }' "$tmp/run-emf/log.txt" 2>/dev/null)"
+check "emulate_mflops: 75 against 300 Mflop/s: the probe 4x slower within 5% ($tf s, $ts s)" \
+	test $rc -eq 0 -a -n "${ts:-}" -a "$(awk -v a="${tf:-1}" -v b="${ts:-0}" 'BEGIN {r = b / a; print (r > 3.8 && r < 4.2)}')" = 1
+check "... and the report gives its speed" \
+	test "$(json "$tmp/run-emf/report.json" '[m["mflops"] for m in d["emulation"]["machines"]]')" = "[300, 75]"
 
 echo "driver tests: $pass passed, $fail failed"
 [ $fail -eq 0 ]
