@@ -4,7 +4,7 @@
 #   * every routine (lu, qr, chol, mm) passes its residual check through
 #     hetlaunch, on a 1d and on a 2d plan;
 #   * the generated matrix does not depend on the grid (checksums), and
-#     does depend on the seed;
+#     does depend on the seed; a failed allocation is a message and MPI_Abort;
 #   * a sweep of three sizes: one job, three results, per-rank times;
 #   * a plan over memory_gb is refused: exit 2 at the machine, nothing written;
 #   * compare on an exec program without result lines: wall times, a
@@ -46,6 +46,14 @@ check "another seed, another matrix" test -n "$s2" -a "$s2" != "$a"
 drv 3 lu 16 1 2 150 >"$tmp/out" 2>&1
 rc=$?
 check "P x Q that is not the number of ranks: exit 2" test $rc -eq 2
+# A failed allocation: a message naming the array, MPI_Abort, not a crash
+# (7.2 GB asked under a 3 GB address-space limit).
+(ulimit -v 3000000; drv 1 lu 32 1 1 30000) >"$tmp/out" 2>&1
+rc=$?
+check "an allocation that fails: exit 1, 'cannot allocate ... for the matrices', MPI_Abort" \
+	test $rc -eq 1 -a -n "$(grep 'cannot allocate 7200000000 bytes for the matrices' "$tmp/out")" \
+	     -a -n "$(grep 'MPI_Abort' "$tmp/out")"
+check "... after printing the bytes it needed" grep -q "^hetlaunch-memory kernel=lu n=30000 bytes_per_process=" "$tmp/out"
 drv 2 lu 16 1 2 150 >"$tmp/out" 2>&1
 check "bytes per process printed before the result" \
 	test "$(grep -n '^hetlaunch-memory\|^hetlaunch-result' "$tmp/out" | cut -d: -f2 | cut -c1-16 | tr '\n' ' ')" = "hetlaunch-memory hetlaunch-result "
