@@ -46,6 +46,14 @@ check "another seed, another matrix" test -n "$s2" -a "$s2" != "$a"
 drv 3 lu 16 1 2 150 >"$tmp/out" 2>&1
 rc=$?
 check "P x Q that is not the number of ranks: exit 2" test $rc -eq 2
+# A NaN in A (--nan) must fail every routine: the check that cannot run is
+# a failure, never a pass.
+for k in lu qr chol mm; do
+	drv 2 --nan $k 16 1 2 100 >"$tmp/out" 2>&1
+	rc=$?
+	check "$k with a NaN in A: exit 1, passed=0, residual=nan" \
+		test $rc -eq 1 -a -n "$(grep '^hetlaunch-result .* residual=nan passed=0$' "$tmp/out")"
+done
 # A failed allocation: a message naming the array, MPI_Abort, not a crash
 # (7.2 GB asked under a 3 GB address-space limit).
 (ulimit -v 3000000; drv 1 lu 32 1 1 30000) >"$tmp/out" 2>&1

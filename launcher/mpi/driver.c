@@ -5,7 +5,7 @@
  * the papers' method (000 s2: stock ScaLAPACK, CYCLIC(nb), more processes
  * on faster machines) runs at the sizes where it shows.
  *
- * usage: mpiexec -n P*Q hl-driver [--seed S] [--checksum] KERNEL NB P Q N [N ...]
+ * usage: mpiexec -n P*Q hl-driver [--seed S] [--checksum] [--nan] KERNEL NB P Q N [N ...]
  *
  *   lu    PDGETRF + PDGETRS, HPL's scaled residual
  *         ||Ax - b||_inf / (eps (||A||_inf ||x||_inf + ||b||_inf) n) < 16
@@ -19,7 +19,8 @@
  * Every matrix comes from hl_entry(seed, i, j) of its GLOBAL indices, so
  * every grid factors the same matrix; --checksum prints a checksum of A
  * that does not depend on the grid (tests/run_test.sh compares two).
- * A NaN or an Inf in the result, or INFO != 0, fails the problem.
+ * A NaN or an Inf in the result, or INFO != 0, fails the problem; --nan
+ * puts a NaN in A(0,0) to show it does (tests/driver_test.sh).
  * Output: hlmpi.h's lines (memory before allocating, result, ranks).
  * Exit status 0 when every problem passed, 1 otherwise; 2 on bad usage.
  */
@@ -301,9 +302,10 @@ static const kernel_def kernels[] = {
 
 /* One problem of order n, start to result line.  Returns 1 if it passed. */
 static int run_problem(const kernel_def *kd, const hl_grid *g, int n, int nb, uint64_t seed,
-                       int want_checksum)
+                       int want_checksum, int poison)
 {
-	problem pb = { .g = g, .n = n, .nb = nb, .seed = seed };
+	/* NAN until a check has run: a skipped check is a failure */
+	problem pb = { .g = g, .n = n, .nb = nb, .seed = seed, .residual = NAN };
 	if (vproc_dense_layout(kd->k, (size_t)n, (size_t)nb, (size_t)g->nprow, (size_t)g->npcol,
 	                       (size_t)g->myrow, (size_t)g->mycol, &pb.loc) != VPROC_OK) {
 		fprintf(stderr, "hetlaunch: n = %d does not fit in memory sizes\n", n);
@@ -323,6 +325,8 @@ static int run_problem(const kernel_def *kd, const hl_grid *g, int n, int nb, ui
 	pb.work = hl_alloc(pb.loc.work * sizeof(double), "the workspace");
 	int *ipiv = hl_alloc(pb.loc.ipiv * sizeof(int), "the pivots");
 	fill_matrix(&pb, a, seed, kd->k == VPROC_DENSE_CHOL);
+	if (poison && g->myrow == 0 && g->mycol == 0)
+		a[0] = NAN;
 	if (want_checksum) {
 		unsigned long long sum = checksum(&pb, a);
 		if (g->rank == 0)
@@ -364,7 +368,7 @@ static int positive(const char *s, int *out)
 static void usage_exit(int rank, const char *why)
 {
 	if (rank == 0)
-		fprintf(stderr, "hl-driver: %s\nusage: hl-driver [--seed S] [--checksum] "
+		fprintf(stderr, "hl-driver: %s\nusage: hl-driver [--seed S] [--checksum] [--nan] "
 		        "lu|qr|chol|mm NB P Q N [N ...]\n", why);
 	MPI_Finalize();
 	exit(2);
@@ -376,10 +380,12 @@ int main(int argc, char **argv)
 	int rank;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	uint64_t seed = 1;
-	int want_checksum = 0, i = 1;
+	int want_checksum = 0, poison = 0, i = 1;
 	for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
 		if (strcmp(argv[i], "--checksum") == 0)
 			want_checksum = 1;
+		else if (strcmp(argv[i], "--nan") == 0)
+			poison = 1;
 		else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
 			seed = strtoull(argv[++i], NULL, 10);
 		else
@@ -406,7 +412,7 @@ int main(int argc, char **argv)
 		usage_exit(rank, "P x Q must be the number of MPI ranks");
 	int all_passed = 1;
 	for (int k = i + 4; k < argc; k++)
-		all_passed &= run_problem(kd, &g, atoi(argv[k]), nb, seed, want_checksum);
+		all_passed &= run_problem(kd, &g, atoi(argv[k]), nb, seed, want_checksum, poison);
 	hl_grid_exit(&g);
 	MPI_Finalize();
 	return all_passed ? 0 : 1;
