@@ -54,6 +54,14 @@ for k in lu qr chol mm; do
 	check "$k with a NaN in A: exit 1, passed=0, residual=nan" \
 		test $rc -eq 1 -a -n "$(grep '^hetlaunch-result .* residual=nan passed=0$' "$tmp/out")"
 done
+# --perturb checks against a wrong problem: a finite error must fail too.
+for k in lu qr chol mm; do
+	drv 2 --perturb $k 16 1 2 100 >"$tmp/out" 2>&1
+	rc=$?
+	res=$(sed -n 's/^hetlaunch-result .* residual=\([^ ]*\) passed=0$/\1/p' "$tmp/out")
+	check "$k checked against a wrong problem: exit 1, passed=0, residual $res >= 16" \
+		test $rc -eq 1 -a -n "$res" -a "$(awk -v r="${res:-0}" 'BEGIN {print (r >= 16)}')" = 1
+done
 # A failed allocation: a message naming the array, MPI_Abort, not a crash
 # (7.2 GB asked under a 3 GB address-space limit).
 (ulimit -v 3000000; drv 1 lu 32 1 1 30000) >"$tmp/out" 2>&1

@@ -5,7 +5,7 @@
  * the papers' method (000 s2: stock ScaLAPACK, CYCLIC(nb), more processes
  * on faster machines) runs at the sizes where it shows.
  *
- * usage: mpiexec -n P*Q hl-driver [--seed S] [--checksum] [--nan] KERNEL NB P Q N [N ...]
+ * usage: mpiexec -n P*Q hl-driver [--seed S] [--checksum] [--nan|--perturb] KERNEL NB P Q N [N ...]
  *
  *   lu    PDGETRF + PDGETRS, HPL's scaled residual
  *         ||Ax - b||_inf / (eps (||A||_inf ||x||_inf + ||b||_inf) n) < 16
@@ -20,7 +20,9 @@
  * every grid factors the same matrix; --checksum prints a checksum of A
  * that does not depend on the grid (tests/run_test.sh compares two).
  * A NaN or an Inf in the result, or INFO != 0, fails the problem; --nan
- * puts a NaN in A(0,0) to show it does (tests/driver_test.sh).
+ * puts a NaN in A(0,0) to show it does, and --perturb checks against a
+ * wrong right-hand side (lu, qr, chol) or a wrong C(0,0) (mm) to show the
+ * residual catches a finite error (tests/driver_test.sh).
  * Output: hlmpi.h's lines (memory before allocating, result, ranks).
  * Exit status 0 when every problem passed, 1 otherwise; 2 on bad usage.
  */
@@ -91,6 +93,7 @@ typedef struct {
 	double time;             /* the slowest rank's, barrier to barrier */
 	double residual;
 	int info;                /* first nonzero INFO */
+	int perturb;             /* --perturb: check against a wrong problem */
 } problem;
 
 /* Fill an n x n local array from the seed.  sym: entry (min, max) plus n on
@@ -182,7 +185,7 @@ static void timer_stop(problem *pb)
 static double solve_residual(problem *pb, double *a, const double *x, double *r, int sym)
 {
 	fill_matrix(pb, a, pb->seed, sym);
-	fill_vector(pb, r, pb->seed + 2);
+	fill_vector(pb, r, pb->seed + 2 + (uint64_t)pb->perturb);
 	double na = pdlange_("I", &pb->n, &pb->n, a, &I1, &I1, pb->descA, pb->work);
 	double nx = pdlange_("I", &pb->n, &I1, x, &I1, &I1, pb->descV, pb->work);
 	double nbv = pdlange_("I", &pb->n, &I1, r, &I1, &I1, pb->descV, pb->work);
@@ -264,6 +267,8 @@ static void run_mm(problem *pb, double *a, double *b, double *c, double *v)
 	timer_stop(pb);
 	if (any_nonfinite(c, pb->loc.lld * pb->loc.nq))
 		return;
+	if (pb->perturb && pb->g->myrow == 0 && pb->g->mycol == 0)
+		c[0] += 1.0;
 	fill_vector(pb, x, pb->seed + 2);
 	memset(bx, 0, 3 * lv * sizeof *bx);
 	const int *dA = pb->descA, *dV = pb->descV;
@@ -302,10 +307,10 @@ static const kernel_def kernels[] = {
 
 /* One problem of order n, start to result line.  Returns 1 if it passed. */
 static int run_problem(const kernel_def *kd, const hl_grid *g, int n, int nb, uint64_t seed,
-                       int want_checksum, int poison)
+                       int want_checksum, int poison, int perturb)
 {
 	/* NAN until a check has run: a skipped check is a failure */
-	problem pb = { .g = g, .n = n, .nb = nb, .seed = seed, .residual = NAN };
+	problem pb = { .g = g, .n = n, .nb = nb, .seed = seed, .residual = NAN, .perturb = perturb };
 	if (vproc_dense_layout(kd->k, (size_t)n, (size_t)nb, (size_t)g->nprow, (size_t)g->npcol,
 	                       (size_t)g->myrow, (size_t)g->mycol, &pb.loc) != VPROC_OK) {
 		fprintf(stderr, "hetlaunch: n = %d does not fit in memory sizes\n", n);
@@ -368,7 +373,7 @@ static int positive(const char *s, int *out)
 static void usage_exit(int rank, const char *why)
 {
 	if (rank == 0)
-		fprintf(stderr, "hl-driver: %s\nusage: hl-driver [--seed S] [--checksum] [--nan] "
+		fprintf(stderr, "hl-driver: %s\nusage: hl-driver [--seed S] [--checksum] [--nan|--perturb] "
 		        "lu|qr|chol|mm NB P Q N [N ...]\n", why);
 	MPI_Finalize();
 	exit(2);
@@ -380,12 +385,14 @@ int main(int argc, char **argv)
 	int rank;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	uint64_t seed = 1;
-	int want_checksum = 0, poison = 0, i = 1;
+	int want_checksum = 0, poison = 0, perturb = 0, i = 1;
 	for (; i < argc && strncmp(argv[i], "--", 2) == 0; i++) {
 		if (strcmp(argv[i], "--checksum") == 0)
 			want_checksum = 1;
 		else if (strcmp(argv[i], "--nan") == 0)
 			poison = 1;
+		else if (strcmp(argv[i], "--perturb") == 0)
+			perturb = 1;
 		else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
 			seed = strtoull(argv[++i], NULL, 10);
 		else
@@ -412,7 +419,7 @@ int main(int argc, char **argv)
 		usage_exit(rank, "P x Q must be the number of MPI ranks");
 	int all_passed = 1;
 	for (int k = i + 4; k < argc; k++)
-		all_passed &= run_problem(kd, &g, atoi(argv[k]), nb, seed, want_checksum, poison);
+		all_passed &= run_problem(kd, &g, atoi(argv[k]), nb, seed, want_checksum, poison, perturb);
 	hl_grid_exit(&g);
 	MPI_Finalize();
 	return all_passed ? 0 : 1;
