@@ -126,6 +126,11 @@ check "sweep: one mpiexec, the driver given the three sizes" \
 check "sweep: the plan is made for the largest size" \
 	test "$(json "$tmp/run-sweep/plan.json" 'd["n"]')" = 160
 
+cfg stocksweep lu "B: 3" "n: [96, 160]" "tester: stock"
+"$HETLAUNCH" run "$tmp/stocksweep.yaml" --out "$tmp/run-stocksweep" >/dev/null 2>"$tmp/err"
+check "tester: stock with several sizes: exit 2, said so" \
+	test $? -eq 2 -a -n "$(grep 'tester: stock runs one size per job' "$tmp/err")"
+
 # --- 4. memory ------------------------------------------------------------
 cat >"$tmp/mem.yaml" <<'YAML'
 machines:
