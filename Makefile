@@ -35,6 +35,8 @@ OMPI_CFLAGS   = $(shell $(PKG_CONFIG) --cflags ompi 2>/dev/null)
 OMPI_LIBS     = $(shell $(PKG_CONFIG) --libs ompi 2>/dev/null)
 # vproc uses LAPACK dgesvd (000 s4.3.4): the reference LAPACK and BLAS.
 LAPACK_LIBS   = $(shell $(PKG_CONFIG) --libs lapack 2>/dev/null || echo -llapack -lblas)
+# vproc/ring/ring_milp.c solves the ring MILP of paper 004 with GLPK.
+GLPK_LIBS     = -lglpk
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -82,9 +84,14 @@ BENCH_BIN    := $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%)
 
 PROBE     := $(OUT)/lib/hetlaunch/hl-probe
 PROBE_OMPI := $(OUT)/lib/hetlaunch/openmpi/hl-probe
+DRIVER_OMPI  := $(OUT)/lib/hetlaunch/openmpi/hl-driver
+HL_RING_OMPI := $(OUT)/lib/hetlaunch/openmpi/hl-ring
+DRIVER    := $(OUT)/lib/hetlaunch/hl-driver
+HL_RING   := $(OUT)/lib/hetlaunch/hl-ring
 MPI_TESTS := $(OBJ)/tests/mpi/patterns
 
-all: $(BIN) $(LIBVPROC) $(LIBVPROC_OMPI) $(PROBE) $(PROBE_OMPI) $(MPI_TESTS)
+all: $(BIN) $(LIBVPROC) $(LIBVPROC_OMPI) $(PROBE) $(PROBE_OMPI) $(DRIVER) $(HL_RING) $(MPI_TESTS) \
+     $(DRIVER_OMPI) $(HL_RING_OMPI)
 
 deps:
 	$(Q)scripts/install-deps
@@ -108,7 +115,7 @@ $(OBJ)/so/vproc/runtime/%.o: vproc/runtime/%.c
 $(LIBVPROC): $(SO_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(MPICH_LIBS) $(LAPACK_LIBS) -lrt -ldl -lm
+	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(MPICH_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lrt -ldl -lm
 
 # The same runtime for Open MPI (mpi: openmpi): lib/hetlaunch/openmpi/libvproc.so.
 # ucx.c stays out: it works around MPICH 4.0.2's finalize over UCX.
@@ -122,7 +129,7 @@ $(OBJ)/so-openmpi/vproc/runtime/%.o: vproc/runtime/%.c
 $(LIBVPROC_OMPI): $(OMPI_SO_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(OMPI_LIBS) $(LAPACK_LIBS) -lrt -ldl -lm
+	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(OMPI_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lrt -ldl -lm
 
 $(LIBVPROC_A): $(VPROC_OBJ)
 	@mkdir -p $(@D)
@@ -137,7 +144,7 @@ $(OBJ)/launcher/%.o: launcher/%.c
 $(BIN): $(LAUNCHER_OBJ) $(LIBVPROC_A)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(LAUNCHER_OBJ) $(LIBVPROC_A) $(YAML_LIBS) $(LAPACK_LIBS) -lblas -lrt -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(LAUNCHER_OBJ) $(LIBVPROC_A) $(YAML_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lblas -lrt -lm
 
 # --- MPI programs: the calibration probe and the runtime's test program ---
 # Built against MPICH by pkg-config (mpicc would be Open MPI here).
@@ -152,6 +159,47 @@ $(PROBE_OMPI): launcher/mpi/probe.c
 	@$(if $(Q),echo "  MPICC   $< (openmpi)")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra $(OMPI_CFLAGS) -o $@ $< $(OMPI_LIBS) -lblas
 
+# layout: ring's stencil (paper 004).
+$(HL_RING): launcher/mpi/ring.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $<")
+	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas -lm
+# hl-driver (issue 10): stock ScaLAPACK (scalapack-mpich), the shared MPI
+# helper launcher/mpi/hlmpi.c, and vproc/dense/'s array sizes.  Like the
+# probe it runs under the LD_PRELOAD runtime, so never with sanitizers
+# (SO_CFLAGS, and the .so's unsanitized object of vproc/dense/memory.c).
+# Debian's scalapack-mpich.pc also names Open MPI (-L.../openmpi/lib -lmpi):
+# linked in, its MPI_* symbols would shadow MPICH's and the ranks crash.
+DRIVER_LIBS = $(filter-out -lmpi -L%/openmpi/lib,$(SCALAPACK_LIBS))
+$(OBJ)/launcher/mpi/%.o: launcher/mpi/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $<")
+	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(MPICH_CFLAGS) -Ivproc -MMD -MP -c $< -o $@
+
+$(DRIVER): $(OBJ)/launcher/mpi/driver.o $(OBJ)/launcher/mpi/hlmpi.o $(OBJ)/so/vproc/dense/memory.o
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $^ $(DRIVER_LIBS) $(MPICH_LIBS) -ldl -lm
+
+# The driver and hl-ring for Open MPI (mpi: openmpi), beside its runtime:
+# the same sources against Open MPI's headers and libscalapack-openmpi.
+SCALAPACK_OMPI_LIBS = $(shell $(PKG_CONFIG) --libs scalapack-openmpi 2>/dev/null)
+$(OBJ)/openmpi/launcher/mpi/%.o: launcher/mpi/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $< (openmpi)")
+	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(OMPI_CFLAGS) -Ivproc -MMD -MP -c $< -o $@
+
+$(DRIVER_OMPI): $(OBJ)/openmpi/launcher/mpi/driver.o $(OBJ)/openmpi/launcher/mpi/hlmpi.o \
+		$(OBJ)/so/vproc/dense/memory.o
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $^ $(SCALAPACK_OMPI_LIBS) $(OMPI_LIBS) -ldl -lm
+
+$(HL_RING_OMPI): launcher/mpi/ring.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $< (openmpi)")
+	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra $(OMPI_CFLAGS) -o $@ $< $(OMPI_LIBS) -lblas -lm
+
 $(OBJ)/tests/mpi/%: tests/mpi/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
@@ -164,12 +212,12 @@ $(OBJ)/tests/%.o: tests/%.c
 	$(Q)$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(CFLAGS) $(CMOCKA_CFLAGS) -Ivproc -Itests -MMD -MP -c $< -o $@
 
 $(OBJ)/tests/%: $(OBJ)/tests/%.o $(LIBVPROC_A)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_hostfile also links the launcher modules it tests.
 $(OBJ)/tests/test_hostfile: $(OBJ)/tests/test_hostfile.o \
 		$(addprefix $(OBJ)/launcher/,hostfile.o fsutil.o diag.o) $(LIBVPROC_A)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_placement links the module it tests (and the JSON writer it prints with).
 $(OBJ)/tests/test_placement: $(OBJ)/tests/test_placement.o \
@@ -178,11 +226,16 @@ $(OBJ)/tests/test_placement: $(OBJ)/tests/test_placement.o \
 
 # test_launchers links the srun and mpirun command makers (and the testers' paths).
 $(OBJ)/tests/test_launchers: $(OBJ)/tests/test_launchers.o \
-		$(addprefix $(OBJ)/launcher/,slurm.o openmpi.o testers.o) $(LIBVPROC_A)
+		$(addprefix $(OBJ)/launcher/,slurm.o openmpi.o testers.o kernels.o fsutil.o) $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # test_testers links the module it tests (its data: tests/data/).
 $(OBJ)/tests/test_testers: $(OBJ)/tests/test_testers.o $(OBJ)/launcher/testers.o $(LIBVPROC_A)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
+
+# test_kernels links the kernel table and what it reads with.
+$(OBJ)/tests/test_kernels: $(OBJ)/tests/test_kernels.o \
+		$(addprefix $(OBJ)/launcher/,kernels.o testers.o fsutil.o) $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # `make check` installs what is missing first, so that it works on a fresh
@@ -199,17 +252,21 @@ cli: $(BIN)
 # End to end with real MPICH, the stock testers and the runtime preload.
 e2e: all
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/run_test.sh
+	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/driver_test.sh
 	$(Q)HETLAUNCH=$(BIN) PRELOAD_OPENMPI=$(LIBVPROC_OMPI) tests/openmpi_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/multihost_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/slurm_test.sh
+	$(Q)HETLAUNCH=$(BIN) HL_RING=$(HL_RING) PRELOAD=$(LIBVPROC) tests/ring_kernel_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done
 	$(Q)HETLAUNCH=$(BIN) PROBE=$(abspath $(PROBE)) tests/bench_runtime.sh
+	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) tests/bench_dense.sh
 
-# The main job: stock xdlu on the emulated lhpc platform of paper 002
-# (Table 5), one process per machine and then the B = 9 plan, with the
-# measured speedup beside the predicted one.
+# The main job: stock ScaLAPACK LU (hl-driver, n = 2400) on the emulated
+# lhpc platform of paper 002 (Table 5), one process per machine and then
+# the B = 9 plan, with the measured speedup beside the predicted one and
+# balance.png (about a minute).
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(BIN) compare configs/lhpc-emulated.yaml --quiet
@@ -222,9 +279,13 @@ install: all
 	install -m 755 $(LIBVPROC) $(DESTDIR)$(PREFIX)/lib/libvproc.so
 	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-probe
+	install -m 755 $(HL_RING) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-ring
+	install -m 755 $(DRIVER) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-driver
 	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi
 	install -m 755 $(LIBVPROC_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/libvproc.so
 	install -m 755 $(PROBE_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-probe
+	install -m 755 $(DRIVER_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-driver
+	install -m 755 $(HL_RING_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-ring
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
 
@@ -237,7 +298,8 @@ uninstall:
 clean:
 	rm -rf build bin lib
 
--include $(OMPI_SO_OBJ:.o=.d)
+-include $(OMPI_SO_OBJ:.o=.d) $(OBJ)/openmpi/launcher/mpi/driver.d $(OBJ)/openmpi/launcher/mpi/hlmpi.d
+-include $(OBJ)/launcher/mpi/driver.d $(OBJ)/launcher/mpi/hlmpi.d
 -include $(SO_OBJ:.o=.d) $(VPROC_OBJ:.o=.d) $(LAUNCHER_OBJ:.o=.d) $(TEST_SRC:tests/%.c=$(OBJ)/tests/%.d) \
          $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%.d)
 
@@ -262,7 +324,7 @@ $(OBJ)/experiments/%.o: experiments/%.c
 	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) -Ivproc -Itests -Iexperiments -Ilauncher -MMD -MP -c $< -o $@
 
 $(EXP_BIN): $(EXP_OBJ) $(LIBVPROC_A)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(EXP_OBJ) $(LIBVPROC_A) $(LAPACK_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(EXP_OBJ) $(LIBVPROC_A) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 experiments-check:
 	$(Q)VARIANT=$(VARIANT) experiments/run --quick --check

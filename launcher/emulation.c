@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "emulation.h"
+#include "layout_ring.h"
 #include "runtime/shm_layout.h"
 #include "spawn.h"
 #include "vproc.h"
@@ -60,6 +61,22 @@ double hl_host_mflops(void)
 	return n ? rates[n / 2] : 0.0;
 }
 
+/* network: links (layout: ring, paper 004): machine i sending H Mbit to j
+ * costs H c_ij in the model's time, which the emulation runs 1/K as fast
+ * (a machine of cycle time t runs at K/t Mflop/s): c_ij / K seconds per
+ * 125000 bytes. */
+static void set_links(const hl_config *cfg, double K, vr_shm *s)
+{
+	const double *c = hl_ring_links(cfg);
+	size_t p = cfg->nmachines;
+	if (!c || !(K > 0))
+		return;
+	s->flags |= VR_FLAG_LINKS;
+	for (size_t i = 0; i < p; i++)
+		for (size_t j = 0; j < p; j++)
+			s->link_ns_per_byte[i * VR_MAX_LINKED + j] = i == j ? 0.0 : c[i * p + j] / K * 1e9 / 125000.0;
+}
+
 static hl_emu *registered;   /* for atexit */
 
 static void cleanup_at_exit(void)
@@ -68,12 +85,24 @@ static void cleanup_at_exit(void)
 		hl_emu_destroy(registered);
 }
 
+/* Machine i's emulated speed: its emulate_mflops, or K / cycle_time. */
+static double machine_mflops(const hl_emu *e, const hl_config *cfg, size_t i)
+{
+	const hl_machine *m = &cfg->machines[i];
+	return m->emulate_mflops > 0 ? m->emulate_mflops : e->K / m->cycle_time;
+}
+
 int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, hl_emu *e,
                   int *status, char *err, size_t errlen)
 {
 	memset(e, 0, sizeof *e);
 	*status = 2;
 	size_t p = cfg->nmachines;
+	if (cfg->emu.links && p > VR_MAX_LINKED) {
+		snprintf(err, errlen, "emulate: network: links emulates at most %d machines (this "
+		         "plan: %zu)", VR_MAX_LINKED, p);
+		return -1;
+	}
 	if (p > VR_MAX_MACHINES || r->nranks > VR_MAX_RANKS) {
 		snprintf(err, errlen, "emulate: at most %d machines and %d processes on one "
 		         "computer (this plan: %zu and %zu)", VR_MAX_MACHINES, VR_MAX_RANKS, p,
@@ -105,6 +134,18 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 		st = vproc_emu_speeds(p, t, host_mflops, e->cores, cfg->emu.mflops, tref,
 		                      e->scale, &e->K);
 	free(t);
+	/* Per machine emulate_mflops (INTERFACE.md): its speed, whatever its
+	 * cycle_time says; scale = emulated seconds per CPU second. */
+	for (size_t i = 0; st == VPROC_OK && cfg->emulate && i < p; i++) {
+		double mf = cfg->machines[i].emulate_mflops;
+		if (mf > 0 && host_mflops / mf < 1.0) {
+			snprintf(err, errlen, "%s: emulate_mflops %g is faster than this computer "
+			         "(%.0f Mflop/s per core)", cfg->machines[i].name, mf, host_mflops);
+			return -1;
+		}
+		if (mf > 0)
+			e->scale[i] = host_mflops / mf;
+	}
 	if (st != VPROC_OK) {
 		snprintf(err, errlen, "emulate: mflops = %g at cycle_time %g makes the fastest "
 		         "machine run at %.0f Mflop/s; this computer does %.0f Mflop/s per core, "
@@ -154,7 +195,7 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 	for (size_t i = 0; i < p; i++) {
 		const hl_machine *hm = &cfg->machines[i];
 		s->machines[i].scale = e->scale[i];
-		s->machines[i].mflops = cfg->emulate ? e->K / hm->cycle_time : 0.0;
+		s->machines[i].mflops = cfg->emulate ? machine_mflops(e, cfg, i) : 0.0;
 		s->machines[i].latency_ns =
 			(hm->latency_us > 0 ? hm->latency_us : cfg->emu.latency_us) * 1e3;
 		s->machines[i].bytes_per_s =
@@ -163,6 +204,8 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 	}
 	for (size_t k = 0; k < r->nranks; k++)
 		s->rank_machine[k] = (int32_t)r->machine[k];
+	if (cfg->emu.links)
+		set_links(cfg, e->K, s);
 	*status = 0;
 	return 0;
 }
@@ -173,8 +216,7 @@ void hl_emu_print_speeds(const hl_emu *e, const hl_config *cfg)
 	        "emulated speeds%s:", e->host_mflops, e->cores,
 	        e->chosen ? " (chosen: the cluster asks at most half of it, a machine a quarter of a core)" : "");
 	for (size_t i = 0; i < e->nmachines; i++)
-		fprintf(stderr, " %s %.0f", cfg->machines[i].name,
-		        e->K / cfg->machines[i].cycle_time);
+		fprintf(stderr, " %s %.0f", cfg->machines[i].name, machine_mflops(e, cfg, i));
 	fprintf(stderr, " Mflop/s\n");
 }
 
@@ -201,7 +243,7 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 	jw_key(w, "K"); jw_num(w, e->K);
 	jw_key(w, "speeds_chosen"); jw_bool(w, e->chosen);
 	jw_key(w, "network");
-	jw_str(w, cfg->emu.bus ? "bus" : "switch");
+	jw_str(w, cfg->emu.links ? "links" : cfg->emu.bus ? "bus" : "switch");
 	jw_key(w, "attached"); jw_uint(w, s ? (size_t)atomic_load(&s->attached) : 0);
 	jw_key(w, "machines");
 	jw_arr(w);
@@ -209,7 +251,7 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 		const vr_machine *m = s ? &s->machines[i] : NULL;
 		jw_obj(w);
 		jw_key(w, "name"); jw_str(w, cfg->machines[i].name);
-		jw_key(w, "mflops"); jw_num(w, e->K / cfg->machines[i].cycle_time);
+		jw_key(w, "mflops"); jw_num(w, machine_mflops(e, cfg, i));
 		jw_key(w, "scale"); jw_num(w, e->scale[i]);
 		if (m) {
 			overruns += atomic_load(&m->overruns);

@@ -67,6 +67,14 @@ struct hl_layout_ops {
 
 	/* The predicted speedup of the plan over the baseline (0: none). */
 	double (*predicted_speedup)(const hl_plan *plan);
+
+	/* Optional (NULL: none).  kernel_args: the arguments of a kernel fed
+	 * by this layout's plan (kernels.h, HL_INPUT_PLAN), for the plan or the
+	 * baseline (out: a malloc'ed array of nargs malloc'ed strings; 0, or -1
+	 * when out of memory).  predicted_time: the job's predicted time in
+	 * cycle_time units (an emulated run divides it by its K). */
+	int (*kernel_args)(const hl_plan *plan, int baseline, char ***args, size_t *nargs);
+	double (*predicted_time)(const hl_plan *plan, int baseline);
 };
 
 /* The registry, in the order `hetlaunch --help` and errors list them;

@@ -2,6 +2,7 @@
  * openmpi.c -- see openmpi.h.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,22 +10,39 @@
 
 #include "openmpi.h"
 #include "slurm.h"
+#include "fsutil.h"
 #include "testers.h"
 
 /* Debian's scalapack-mpi-test ships each tester for both MPIs, in
  * .../scalapack/mpich-tests and .../scalapack/openmpi-tests. */
 #define OPENMPI_TESTER_DIR "/usr/lib/x86_64-linux-gnu/scalapack/openmpi-tests"
 
-const char *hl_mpi_tester(const hl_config *cfg)
+int hl_openmpi_program(const hl_kernel_def *row, char *out, size_t len, char *err, size_t errlen)
 {
-	if (cfg->mpi != HL_MPI_OPENMPI)
-		return hl_tester_program(cfg->kernel);
-	switch (cfg->kernel) {
-	case HL_KERNEL_LU: return OPENMPI_TESTER_DIR "/xdlu";
-	case HL_KERNEL_QR: return OPENMPI_TESTER_DIR "/xdqr";
-	case HL_KERNEL_MM: return OPENMPI_TESTER_DIR "/PBLAS/TIMING/dpb3tim";
-	default:           return NULL;
+	size_t ntester = strlen(HL_TESTER_DIR);
+	if (row->program == NULL) {
+		snprintf(err, errlen, "kernel %s: no program", row->name);
+		return -1;
 	}
+	if (!row->beside_binary) {   /* a stock tester: the openmpi-tests build */
+		if (strncmp(row->program, HL_TESTER_DIR, ntester) != 0 ||
+		    snprintf(out, len, "%s%s", OPENMPI_TESTER_DIR, row->program + ntester) >= (int)len) {
+			snprintf(err, errlen, "kernel %s: no Open MPI build of %s", row->name, row->program);
+			return -1;
+		}
+		return 0;
+	}
+	/* lib/hetlaunch/hl-driver -> lib/hetlaunch/openmpi/hl-driver */
+	const char *base = strrchr(row->program, '/');
+	char rel[PATH_MAX];
+	snprintf(rel, sizeof rel, "%.*s/openmpi%s", base ? (int)(base - row->program) : 0,
+	         row->program, base ? base : row->program);
+	if (hl_beside_binary(NULL, rel, 1, out, len) != 0) {
+		snprintf(err, errlen, "cannot find %s, the Open MPI build of %s", out[0] ? out : rel,
+		         row->program);
+		return -1;
+	}
+	return 0;
 }
 
 const char *hl_mpi_runtime(const hl_config *cfg)

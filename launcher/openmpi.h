@@ -11,11 +11,19 @@
 #include <stddef.h>
 
 #include "config.h"
+#include "kernels.h"
 
 typedef enum { HL_MPI_MPICH, HL_MPI_OPENMPI } hl_mpi;
 
-/* The stock tester of the kernel built for the config's MPI (NULL for exec). */
-const char *hl_mpi_tester(const hl_config *cfg);
+/*
+ * hl_openmpi_program -- the Open MPI build of a kernel's default program:
+ * Debian's openmpi-tests tester for a stock one, lib/hetlaunch/openmpi/NAME
+ * for one beside the binary (hl-driver, hl-ring).
+ *   row   in   the kernel's row (kernels.h)
+ *   out   out  its path
+ * Returns 0, or -1 with the reason in err.
+ */
+int hl_openmpi_program(const hl_kernel_def *row, char *out, size_t len, char *err, size_t errlen);
 
 /* The runtime under the install prefix: lib/libvproc.so (MPICH) or
  * lib/hetlaunch/openmpi/libvproc.so. */

@@ -37,6 +37,7 @@ typedef struct {
 	hl_spawn_result job;
 	int emulated, overrun_flagged;
 	double overrun_fraction;
+	size_t *rank_machine;    /* [nranks] config index of each rank's machine */
 	hl_placement placement;  /* where each rank said it ran (placement.h) */
 	char **job_env;          /* NAME=VALUE the launcher was started with (srun), or NULL */
 } hl_run;
