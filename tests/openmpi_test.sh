@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # openmpi_test.sh -- `mpi: openmpi` end to end, with real Open MPI (mpirun),
-# Debian's openmpi build of the stock testers and lib/hetlaunch/openmpi/libvproc.so:
+# lib/hetlaunch/openmpi/hl-driver, Debian's openmpi build of the stock testers
+# and lib/hetlaunch/openmpi/libvproc.so:
 #   * the runtime: tests/mpi/patterns built with mpicc.openmpi gives the
 #     same results with and without the preload (bit-identical but for
 #     floating-point reduce sums, whose order is the algorithm's);
-#   * stock xdlu PASSED through hetlaunch, 1d and 2d, emulated, placement
-#     verified; mm (dpb3tim) 2d emulated;
+#   * hl-driver (its Open MPI build) and the stock xdlu PASSED through
+#     hetlaunch, 1d and 2d, emulated, placement verified; stock mm (dpb3tim)
+#     2d emulated;
 #   * real hosts (localhost): the rankfile, its command, PASSED, verified;
 #   * calibrate with the Open MPI probe; MPI_Abort and a dead rank named;
 #   * Ctrl-C exits 1, says so, and leaves no process and no shared memory.
@@ -107,16 +109,19 @@ yaml() {  # NAME LAYOUT KERNEL EXTRA...
 }
 yaml lu1d 1d lu "B: 6"
 yaml lu2d 2d lu "grid: [2, 2]" "panel: [3, 3]"
-yaml mm2d 2d mm "grid: [2, 2]" "panel: [3, 3]"
-for t in lu1d lu2d mm2d; do
+yaml stocklu1d 1d lu "B: 6" "tester: stock"
+yaml stocklu2d 2d lu "grid: [2, 2]" "panel: [3, 3]" "tester: stock"
+yaml stockmm2d 2d mm "grid: [2, 2]" "panel: [3, 3]" "tester: stock"
+for t in lu1d lu2d stocklu1d stocklu2d stockmm2d; do
 	d=$tmp/run-$t
 	"$HETLAUNCH" run "$tmp/$t.yaml" --quiet --out "$d" >/dev/null 2>"$tmp/err"
 	rc=$?
 	got=$(json "$d/report.json" 'd["passed"], d["placement"], d["nprow"] * d["npcol"]')
 	if [ $rc -eq 0 ] && [ "${got% *}" = "True verified" ]; then ok "$t (Open MPI, emulated): passed, placement verified, ${got##* } ranks"
 	else bad "$t (Open MPI): exit $rc, $got: $(tail -3 "$tmp/err")"; tail -5 "$d/log.txt" 2>/dev/null; fi
-	if grep -q "^mpirun .*--oversubscribe --bind-to none .*-x LD_PRELOAD=[^ ]*/hetlaunch/openmpi/libvproc.so .*/openmpi-tests/" "$d/command.txt"; then
-		ok "$t: mpirun with the Open MPI runtime and tester"
+	case $t in stock*) prog=/openmpi-tests/ ;; *) prog=/hetlaunch/openmpi/hl-driver ;; esac
+	if grep -q "^mpirun .*--oversubscribe --bind-to none .*-x LD_PRELOAD=[^ ]*/hetlaunch/openmpi/libvproc.so .*$prog" "$d/command.txt"; then
+		ok "$t: mpirun with the Open MPI runtime and program ($prog)"
 	else bad "$t: command.txt: $(tail -1 "$d/command.txt")"; fi
 	attached=$(json "$d/report.json" 'd["emulation"]["attached"]')
 	if [ "$attached" = "${got##* }" ]; then ok "$t: every rank attached to the emulated cluster"

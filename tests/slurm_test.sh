@@ -8,7 +8,7 @@
 # n1 and n3 only; `sbatch -w n1,n2,n3` runs `hetlaunch run` on it.  Checks:
 #   a. hetlaunch launched through srun with the plan's `slurm` host file,
 #      and that file is what `hetlaunch hostfile --format slurm` prints;
-#   b. stock xdlu PASSED, and hetlaunch's report says placement: verified;
+#   b. LU (hl-driver) PASSED, and hetlaunch's report says placement: verified;
 #   c. every rank ran on the node the plan gave it: a second run (kernel:
 #      exec) of whereami, each rank reporting its namespace's address, read
 #      by the test itself; n2, in the allocation but not in the plan, got
@@ -214,7 +214,7 @@ json() {  # FILE EXPR(d)
 	python3 -c "import json,sys; d = json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null
 }
 
-# --- a, b. stock xdlu through srun ----------------------------------------------------------
+# --- a, b. LU (hl-driver) through srun ----------------------------------------------------------
 batch lu "$yaml"
 batch where "$tmp/where.yaml"
 submit lu
