@@ -72,7 +72,8 @@ vproc_status vproc_mw_toy_thrifty(const vproc_mw_toy *in, unsigned flags, double
  * and bound over the send sequences (workers and unsent files taken in
  * canonical order) and, for each, the best assignment of the tasks.
  * Tiny instances only: r s <= 12 and p <= 3, else VPROC_ERANGE.
- *   upper  [in]  a known makespan (e.g. Min-min's), or 0 for none
+ *   upper  [in]  the makespan of a feasible schedule (e.g. Min-min's): only
+ *                better ones are searched; 0 for none
  */
 vproc_status vproc_mw_toy_exact(const vproc_mw_toy *in, double upper, double *makespan);
 
@@ -182,6 +183,7 @@ typedef struct {
 
 typedef struct {
 	double makespan;       /* when the last C block is back on the master */
+	size_t enrolled;       /* workers it may use: HoLM's P, else p */
 	size_t workers_used;   /* workers that got at least one tile */
 	size_t blocks_moved;   /* blocks sent and received by the master */
 	size_t updates;        /* block updates computed: r s t */
@@ -225,11 +227,15 @@ vproc_status vproc_mw_simulate(const vproc_mw_problem *pb, vproc_mw_sched sched,
 void vproc_mw_trace_free(vproc_mw_trace *trace);
 
 /*
- * vproc_mw_holm_best_P -- beyond the paper (notes s6.2): HoLM with
- * VPROC_MW_RAGGED_FILL for P in {P*-1, P*, P*+1} (within 1..p), simulated;
- * the P of least makespan (ties: fewer workers).
- *   P, out  [out] the chosen P and its simulation
+ * vproc_mw_holm_best_P -- beyond the paper (notes s6.2): HoLM as Alg 1
+ * prints it with s5.1's P*, and with VPROC_MW_RAGGED_FILL for P in
+ * {P*-1, P*, P*+1} (within 1..p); the fastest (ties: the first tried).
+ *   pb     [in]  the problem (its P and flags are ignored)
+ *   P      [out] the chosen worker count
+ *   flags  [out] pb->flags, with VPROC_MW_RAGGED_FILL if the fill won
+ *   out    [out] its simulation
  */
-vproc_status vproc_mw_holm_best_P(const vproc_mw_problem *pb, size_t *P, vproc_mw_result *out);
+vproc_status vproc_mw_holm_best_P(const vproc_mw_problem *pb, size_t *P, unsigned *flags,
+                                  vproc_mw_result *out);
 
 #endif

@@ -14,7 +14,8 @@
 #include "sim.h"
 
 /* The P workers of HoLM, in the order they are served: 0..P-1 for
- * identical workers, the enrolment order of enrol.c otherwise. */
+ * identical workers, the enrolment order of enrol.c otherwise (C traffic
+ * ignored, as s5.1 does, so that identical workers give s5.1's P). */
 static vproc_status choose(const mw_engine *e, vproc_mw_sched s, size_t *who, size_t *P)
 {
 	const vproc_mw_problem *pb = e->pb;
@@ -39,7 +40,7 @@ static vproc_status choose(const mw_engine *e, vproc_mw_sched s, size_t *who, si
 		m[x] = pb->mi ? pb->mi[x] : pb->m;
 	}
 	if (st == VPROC_OK)
-		st = vproc_mw_enrol(p, c, c + p, m, pb->t, who, c + 2 * p, &n, &rate);
+		st = vproc_mw_enrol(p, c, c + p, m, 0, who, c + 2 * p, &n, &rate);
 	if (st == VPROC_OK)
 		*P = pb->P ? pb->P : n;
 	free(c);
@@ -72,9 +73,14 @@ static vproc_status rounds(mw_engine *e, const size_t *who, size_t P, mw_tile_t 
 	size_t n = 0;
 	for (size_t g = 0; g < e->ntc && st == VPROC_OK; g += P) {
 		for (size_t I = 0; I < e->ntr && st == VPROC_OK; I++) {
-			for (size_t J = g; J < g + P && J < e->ntc; J++)
+			for (size_t J = g; J < g + P && J < e->ntc && st == VPROC_OK; J++) {
 				mw_tile(e, I, J, &buf[n++]);
-			if (n == P || !fill) {
+				if (n == P) {
+					st = round_robin(e, who, buf, n);
+					n = 0;
+				}
+			}
+			if (!fill && n > 0 && st == VPROC_OK) {
 				st = round_robin(e, who, buf, n);
 				n = 0;
 			}
@@ -94,6 +100,7 @@ vproc_status mw_run_static(mw_engine *e, vproc_mw_sched s)
 		st = choose(e, s, who, &P);
 	if (st == VPROC_OK && P == 0)
 		st = VPROC_EINVAL;
+	e->enrolled = P;
 	if (st == VPROC_OK)
 		st = rounds(e, who, P, buf);
 	free(who);

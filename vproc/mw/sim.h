@@ -30,6 +30,7 @@ typedef struct {
 	mw_worker *wk;
 	double port, makespan, port_busy;
 	size_t moved, updates;
+	size_t enrolled;      /* HoLM's P; p for the others */
 } mw_engine;
 
 void mw_tile(const mw_engine *e, size_t I, size_t J, mw_tile_t *tl);

@@ -248,6 +248,7 @@ static void finish(const mw_engine *e, vproc_mw_sched s, vproc_mw_result *out)
 	out->sets = e->sets;
 	out->tiles = e->ntr * e->ntc;
 	out->port_busy = e->port_busy;
+	out->enrolled = e->enrolled ? e->enrolled : e->pb->p;
 	size_t panel = (s == VPROC_MW_BMM || s == VPROC_MW_OBMM) ? 2 * e->mu * e->mu : 2 * e->mu;
 	out->buffers = e->mu * e->mu + e->sets * panel;
 	for (size_t x = 0; x < e->pb->p; x++)
