@@ -338,6 +338,12 @@ static void section4_table(void **state)
 				         vproc_mw_sched_name((vproc_mw_sched)s), o.makespan, k->v[s]);
 			assert_true(o.makespan >= k->lb);
 		}
+		double lb;
+		assert_int_equal(vproc_mw_lower_bound(&pb, &lb), VPROC_OK);
+		assert_true(lb >= k->lb * (1 - 1e-4));  /* ours is at least the notes' */
+		for (int s = 0; s < VPROC_MW_NSCHED; s++) {
+			assert_true(all[s].makespan >= lb);
+		}
 		assert_int_equal(all[VPROC_MW_HOLM].workers_used, k->holm_P);
 		assert_int_equal(all[VPROC_MW_OMMOML].workers_used, k->ommoml_used);
 		assert_int_equal(all[VPROC_MW_ORROML].workers_used, 8);
@@ -384,7 +390,8 @@ static void invariants(void **state)
 		                        .p = uniform(1, 9), .c = (double)uniform(1, 20) / 4.0,
 		                        .w = (double)uniform(1, 20) / 4.0, .m = uniform(15, 200) };
 		pb.flags = uniform(0, 1) ? VPROC_MW_RAGGED_FILL : 0;
-		double rst = (double)(pb.r * pb.t * pb.s);
+		double rst = (double)(pb.r * pb.t * pb.s), lb;
+		assert_int_equal(vproc_mw_lower_bound(&pb, &lb), VPROC_OK);
 		for (int s = 0; s < VPROC_MW_NSCHED; s++) {
 			vproc_mw_result o = sim(&pb, (vproc_mw_sched)s);
 			assert_int_equal(o.updates, pb.r * pb.t * pb.s);
@@ -397,6 +404,7 @@ static void invariants(void **state)
 			/* a worker computes after it gets a C tile and the first
 			 * step, and the last C tile must come back */
 			assert_true(o.makespan >= 2.0 * pb.c + pb.w);
+			assert_true(o.makespan >= lb * (1 - 1e-12));
 		}
 		/* scaling c and w by 2 scales every makespan by 2 (exactly) */
 		vproc_mw_problem p2 = pb;

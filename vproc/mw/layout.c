@@ -149,3 +149,32 @@ double vproc_mw_holm_loss_bound(size_t mu, size_t t, double c, double w)
 {
 	return (double)mu / (double)t + 2.0 * c / ((double)t * w);
 }
+
+/* A lower bound on any schedule's makespan (what `hetlaunch plan` prints as
+ * lower_bound), the largest of:
+ *  - every block crosses the port once, C twice: (r t + t s + 2 r s) c;
+ *  - the Loomis-Whitney bound of s4.2: at least sqrt(27/(8m)) blocks per
+ *    update, r s t sqrt(27/(8 m)) c (with the largest m and the least c);
+ *  - the updates on all p workers at once: r s t / sum(1/w_i).
+ * The notes' s4 "LB" column is not reproduced (its formula is not given;
+ * ours is higher on Figs 7b, 7c and 8, equal on 7a and Fig 9). */
+vproc_status vproc_mw_lower_bound(const vproc_mw_problem *pb, double *lb)
+{
+	if (!pb || !lb || pb->p == 0 || pb->r == 0 || pb->t == 0 || pb->s == 0)
+		return VPROC_EINVAL;
+	double c = INFINITY, rate = 0.0, m = 0.0;
+	for (size_t i = 0; i < pb->p; i++) {
+		double ci = pb->ci ? pb->ci[i] : pb->c, wi = pb->wi ? pb->wi[i] : pb->w;
+		double mi = (double)(pb->mi ? pb->mi[i] : pb->m);
+		if (!isfinite(ci) || !(ci > 0) || !isfinite(wi) || !(wi > 0) || !(mi > 0))
+			return VPROC_EINVAL;
+		c = fmin(c, ci);
+		rate += 1.0 / wi;
+		m = fmax(m, mi);
+	}
+	double r = (double)pb->r, t = (double)pb->t, s = (double)pb->s;
+	double once = (r * t + t * s + 2.0 * r * s) * c;
+	double lw = r * s * t * vproc_mw_ccr_lw(m) * c;
+	*lb = fmax(fmax(once, lw), r * s * t / rate);
+	return VPROC_OK;
+}

@@ -227,6 +227,15 @@ vproc_status vproc_mw_simulate(const vproc_mw_problem *pb, vproc_mw_sched sched,
 void vproc_mw_trace_free(vproc_mw_trace *trace);
 
 /*
+ * vproc_mw_lower_bound -- a lower bound on the makespan of any schedule
+ * (layout.c): the largest of the port time to move every block once (C in
+ * and out), the Loomis-Whitney volume r s t sqrt(27/(8m)) (s4.2) times c,
+ * and the work r s t over the workers' summed speed.
+ *   lb  [out] the bound, in the units of c and w
+ */
+vproc_status vproc_mw_lower_bound(const vproc_mw_problem *pb, double *lb);
+
+/*
  * vproc_mw_holm_best_P -- beyond the paper (notes s6.2): HoLM as Alg 1
  * prints it with s5.1's P*, and with VPROC_MW_RAGGED_FILL for P in
  * {P*-1, P*, P*+1} (within 1..p); the fastest (ties: the first tried).
