@@ -24,7 +24,7 @@
 
 const char *hl_kernel_name(hl_kernel k)
 {
-	static const char *const names[] = { "lu", "qr", "mm", "exec" };
+	static const char *const names[] = { "lu", "qr", "mm", "exec", "mw" };
 	return names[k];
 }
 
@@ -663,6 +663,7 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 		rc = -1;
 
 	const yt_node *machines = NULL, *args = NULL, *program = NULL, *nbv = NULL, *nv = NULL;
+	const yt_node *kv = NULL;
 	for (size_t i = 0; i < root->n; i++) {
 		const yt_node *key = root->items[2 * i], *v = root->items[2 * i + 1];
 		const char *s = key->kind == YT_SCALAR ? key->value : "";
@@ -680,8 +681,9 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 			if (cfg->layout->load_key(cfg, s, v, d) < 0)
 				rc = -1;
 		} else if (strcmp(s, "kernel") == 0) {
-			static const char *const names[] = { "lu", "qr", "mm", "exec" };
-			if (get_enum(d, s, v, names, 4, &e) < 0)
+			static const char *const names[] = { "lu", "qr", "mm", "exec", "mw" };
+			kv = v;
+			if (get_enum(d, s, v, names, 5, &e) < 0)
 				rc = -1;
 			else
 				cfg->kernel = (hl_kernel)e;
@@ -747,6 +749,10 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 
 	if (args && cfg->kernel != HL_KERNEL_EXEC) {
 		diag_error(d, args->line, args->col, "args is for kernel: exec");
+		rc = -1;
+	}
+	if (cfg->kernel == HL_KERNEL_MW && strcmp(cfg->layout->name, "master-worker") != 0) {
+		diag_error(d, kv->line, kv->col, "kernel: mw is for layout: master-worker");
 		rc = -1;
 	}
 	if (cfg->kernel == HL_KERNEL_EXEC && program == NULL) {

@@ -27,7 +27,8 @@ typedef struct {
 /* A layout is a row of the registry (layout.h, layouts.c). */
 typedef struct hl_layout_ops hl_layout_ops;
 typedef enum { HL_ARR_AUTO, HL_ARR_EXACT, HL_ARR_HEURISTIC } hl_arrangement;
-typedef enum { HL_KERNEL_LU, HL_KERNEL_QR, HL_KERNEL_MM, HL_KERNEL_EXEC } hl_kernel;
+typedef enum { HL_KERNEL_LU, HL_KERNEL_QR, HL_KERNEL_MM, HL_KERNEL_EXEC,
+               HL_KERNEL_MW /* layout: master-worker only */ } hl_kernel;
 typedef enum { HL_ALLOC_PLAIN, HL_ALLOC_OPTIMIZED } hl_allocation;
 
 /* emulate: true, or a mapping (issue 5; README "Emulation"). */
