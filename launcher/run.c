@@ -337,6 +337,11 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 
 	/* Refuse what cannot work before anything is written. */
 	const char *program = cfg->program ? cfg->program : hl_tester_program(cfg->kernel);
+	if (program == NULL) {   /* kernel mw: plan only, for now (README, paper 003) */
+		hl_ranks_free(&ranks);
+		return fail(run, 2, "%s: hetlaunch run does not run kernel: %s yet (plan only)",
+		            cfg->file, hl_kernel_name(cfg->kernel));
+	}
 	if (cfg->kernel != HL_KERNEL_EXEC) {
 		size_t need = hl_tester_mem_need(cfg->kernel, cfg->n, cfg->nb, ranks.nprow, ranks.npcol);
 		size_t limit = hl_tester_mem_limit(cfg->kernel);
