@@ -77,9 +77,10 @@ BENCH_BIN    := $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%)
 .DEFAULT_GOAL := all
 
 PROBE     := $(OUT)/lib/hetlaunch/hl-probe
+HLMW      := $(OUT)/lib/hetlaunch/hl-mw
 MPI_TESTS := $(OBJ)/tests/mpi/patterns
 
-all: $(BIN) $(LIBVPROC) $(PROBE) $(MPI_TESTS)
+all: $(BIN) $(LIBVPROC) $(PROBE) $(MPI_TESTS) $(HLMW)
 
 deps:
 	$(Q)scripts/install-deps
@@ -127,6 +128,12 @@ $(PROBE): launcher/mpi/probe.c
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas
 
+# hl-mw, paper 003's master-worker product: plans with libvproc (vproc/mw/).
+$(HLMW): launcher/mpi/mw.c $(LIBVPROC_A)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $<")
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wno-stringop-overflow $(MPICH_CFLAGS) -Ivproc $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(MPICH_LIBS) $(LAPACK_LIBS) -lblas -lm
+
 $(OBJ)/tests/mpi/%: tests/mpi/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
@@ -165,6 +172,7 @@ cli: $(BIN)
 e2e: all
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/run_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/multihost_test.sh
+	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBVPROC) tests/mw_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done
@@ -185,6 +193,7 @@ install: all
 	install -m 755 $(LIBVPROC) $(DESTDIR)$(PREFIX)/lib/libvproc.so
 	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-probe
+	install -m 755 $(HLMW) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-mw
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
 
