@@ -172,7 +172,7 @@ cli: $(BIN)
 e2e: all
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/run_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/multihost_test.sh
-	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBVPROC) tests/mw_test.sh
+	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBVPROC) HETLAUNCH=$(BIN) tests/mw_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done

@@ -25,6 +25,7 @@
 #include "diag.h"
 #include "json.h"
 #include "plan.h"
+#include "testers.h"
 #include "yamltree.h"
 
 struct hl_layout_ops {
@@ -67,6 +68,15 @@ struct hl_layout_ops {
 
 	/* The predicted speedup of the plan over the baseline (0: none). */
 	double (*predicted_speedup)(const hl_plan *plan);
+
+	/* Optional (NULL: the stock testers), for a layout whose kernel is an MPI
+	 * program of ours: where it is (relative to the installation, as
+	 * lib/libvproc.so is), its arguments for the plan or the baseline (a
+	 * NULL-terminated malloc'd array of malloc'd strings; NULL when out of
+	 * memory), and the parser of its log (0, or -1). */
+	const char *program;
+	char **(*job_args)(const hl_plan *plan, int baseline);
+	int (*parse_log)(const char *log, hl_results *out);
 };
 
 /* The registry, in the order `hetlaunch --help` and errors list them;

@@ -525,6 +525,65 @@ static void json_mw(const hl_plan *pl, jw *w)
 	jw_end(w);
 }
 
+/* ---- the job: hl-mw (launcher/mpi/mw.c) ------------------------------------ */
+
+/* The plan's scheduler (HoLM for `all`); compare's baseline is ODDOML. */
+static char **job_args_mw(const hl_plan *pl, int baseline)
+{
+	const mw_plan *x = pl->ext;
+	vproc_mw_sched s = baseline ? VPROC_MW_ODDOML : chosen(pl);
+	char **v = calloc(8, sizeof *v);
+	char buf[7][96];
+	snprintf(buf[0], sizeof buf[0], "scheduler=%s", vproc_mw_sched_name(s));
+	snprintf(buf[1], sizeof buf[1], "blocks=%zu,%zu,%zu", x->pb.r, x->pb.t, x->pb.s);
+	snprintf(buf[2], sizeof buf[2], "q=%zu", pl->cfg->nb);
+	snprintf(buf[3], sizeof buf[3], "m=%zu", x->m_least);
+	snprintf(buf[4], sizeof buf[4], "c=%.17g", x->c[0]);
+	snprintf(buf[5], sizeof buf[5], "w=%.17g", x->w[0]);
+	snprintf(buf[6], sizeof buf[6], "P=%zu", x->P);
+	for (size_t i = 0; v && i < 7; i++)
+		if ((v[i] = strdup(buf[i])) == NULL) {
+			for (size_t k = 0; k < i; k++)
+				free(v[k]);
+			free(v);
+			return NULL;
+		}
+	return v;
+}
+
+/* Its result line: HLMW kernel=mw ... time= ... passed= (mw.c's header). */
+static int parse_log_mw(const char *log, hl_results *out)
+{
+	hl_results_init(out);
+	const char *l = log ? strstr(log, "HLMW kernel=mw ") : NULL;
+	if (l == NULL)
+		return -1;
+	int r, t, s, q, p, passed;
+	double time;
+	if (sscanf(l, "HLMW kernel=mw scheduler=%*s r=%d t=%d s=%d q=%d m=%*u p=%d mu=%*d "
+	           "sets=%*d time=%lf residual=%*s passed=%d", &r, &t, &s, &q, &p, &time,
+	           &passed) != 7)
+		return -1;
+	out->results = calloc(1, sizeof *out->results);
+	if (out->results == NULL)
+		return -1;
+	hl_result *res = &out->results[0];
+	res->n = (size_t)s * (size_t)q;
+	res->nb = (size_t)q;
+	res->nprow = 1;
+	res->npcol = (size_t)p + 1;
+	res->time = res->rate_time = time;
+	res->gflops = 2.0 * r * s * t * pow(q, 3) / time / 1e9;
+	snprintf(res->check, sizeof res->check, "%s", passed ? "PASSED" : "FAILED");
+	out->nresults = 1;
+	out->npassed = passed;
+	out->nfailed = !passed;
+	out->nskipped = 0;
+	out->finished = 1;
+	out->passed = passed;
+	return 0;
+}
+
 const hl_layout_ops hl_layout_mw = {
 	.name = "master-worker",
 	.what = "matrix product from a master to workers of limited memory (003)",
@@ -540,4 +599,7 @@ const hl_layout_ops hl_layout_mw = {
 	.ranks = ranks_mw,
 	.ranks_baseline = ranks_mw,
 	.predicted_speedup = speedup_mw,
+	.program = "lib/hetlaunch/hl-mw",
+	.job_args = job_args_mw,
+	.parse_log = parse_log_mw,
 };

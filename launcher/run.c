@@ -337,11 +337,15 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 
 	/* Refuse what cannot work before anything is written. */
 	const char *program = cfg->program ? cfg->program : hl_tester_program(cfg->kernel);
-	if (program == NULL) {   /* kernel mw: plan only, for now (README, paper 003) */
+	const hl_layout_ops *lay = cfg->layout;
+	char own[PATH_MAX] = "";   /* the layout's own program (layout.h) */
+	if (!cfg->program && lay->program &&
+	    hl_beside_binary("HETLAUNCH_KERNEL", lay->program, 1, own, sizeof own) != 0) {
 		hl_ranks_free(&ranks);
-		return fail(run, 2, "%s: hetlaunch run does not run kernel: %s yet (plan only)",
-		            cfg->file, hl_kernel_name(cfg->kernel));
+		return fail(run, 1, "cannot find %s (set HETLAUNCH_KERNEL to its path)", lay->program);
 	}
+	if (own[0])
+		program = own;
 	if (cfg->kernel != HL_KERNEL_EXEC) {
 		size_t need = hl_tester_mem_need(cfg->kernel, cfg->n, cfg->nb, ranks.nprow, ranks.npcol);
 		size_t limit = hl_tester_mem_limit(cfg->kernel);
@@ -380,7 +384,7 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	snprintf(path, sizeof path, "%s/hosts.mpich", run->dir);
 	if (rc == 0)
 		rc = hl_hostfile_write(path, HL_HOSTS_MPICH, cfg, &ranks, err, sizeof err);
-	if (rc == 0 && cfg->kernel != HL_KERNEL_EXEC) {
+	if (rc == 0 && cfg->kernel != HL_KERNEL_EXEC && hl_tester_dat_name(cfg->kernel)) {
 		snprintf(path, sizeof path, "%s/%s", run->dir, hl_tester_dat_name(cfg->kernel));
 		rc = hl_write_atomic(path, fill_dat, &fc, err, sizeof err);
 	}
@@ -467,6 +471,15 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	if (cfg->kernel == HL_KERNEL_EXEC)
 		for (size_t i = 0; i < cfg->nargs; i++)
 			oom |= argv_push(&a, cfg->args[i]);
+	if (own[0] && lay->job_args) {
+		char **extra = lay->job_args(plan, o->baseline);
+		oom |= extra == NULL;
+		for (size_t i = 0; extra && extra[i]; i++) {
+			oom |= argv_push(&a, extra[i]);
+			free(extra[i]);
+		}
+		free(extra);
+	}
 	hl_ranks_free(&ranks);
 	if (oom) {
 		argv_free(&a);
@@ -511,6 +524,11 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 
 	if (cfg->kernel == HL_KERNEL_EXEC) {
 		run->passed = run->job.exit_code == 0 && !run->job.timed_out && !run->job.interrupted;
+	} else if (own[0] && lay->parse_log) {
+		lay->parse_log(run->job.log, &run->results);
+		run->passed = run->results.passed && run->job.exit_code == 0;
+		for (size_t i = 0; i < run->results.nresults; i++)
+			run->time += run->results.results[i].time;
 	} else {
 		hl_tester_parse(cfg->kernel, run->job.log, &run->results);
 		run->passed = run->results.passed && run->job.exit_code == 0;

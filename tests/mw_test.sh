@@ -6,11 +6,16 @@
 #     holds more than m buffers;
 #   * HoLM enrols the P workers of s5.1;
 #   * the same C bit for bit with and without the runtime preload;
-#   * a skipped update fails the check (exit 1); bad arguments exit 2.
-# Run from the repository root; HLMW names the program, PRELOAD the runtime.
+#   * a skipped update fails the check (exit 1); bad arguments exit 2;
+#   * `hetlaunch run` and `compare` of a layout: master-worker file.
+# Run from the repository root; HLMW names the program, PRELOAD the runtime,
+# HETLAUNCH the binary.
 set -u
 HLMW=${HLMW:-lib/hetlaunch/hl-mw}
 PRELOAD=${PRELOAD:-lib/libvproc.so}
+HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
+tmp=$(mktemp -d /tmp/hetlaunch-mw-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
 ok()  { pass=$((pass + 1)); echo "ok: $*"; }
@@ -66,6 +71,31 @@ run 2 "$HLMW" scheduler=holm blocks=1,1,1 q=8 m=4 >/dev/null 2>&1
 rc2=$?
 if [ $rc1 -eq 2 ] && [ $rc2 -eq 2 ]; then ok "bad arguments exit 2"
 else bad "bad arguments: exit $rc1 and $rc2, want 2"; fi
+
+# Through hetlaunch: run (HoLM) and compare (HoLM against ODDOML).
+cat >"$tmp/mw.yaml" <<YAML
+layout: master-worker
+blocks: [4, 3, 12]
+memory_blocks: 21
+block_time: 1
+scheduler: holm
+nb: 16
+timeout: 120
+machines:
+  - {name: m0, host: localhost, cycle_time: 1}
+  - {name: w, host: localhost, cycle_time: 2, count: 4}
+YAML
+json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+"$HETLAUNCH" run "$tmp/mw.yaml" --quiet --out "$tmp/run" >/dev/null 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ "$(json "$tmp/run/report.json" 'd["passed"], d["results"][0]["check"]')" = "True PASSED" ] \
+   && grep -q 'scheduler=holm .*P=3' "$tmp/run/command.txt"; then ok "hetlaunch run: hl-mw holm PASSED"
+else bad "hetlaunch run: exit $rc"; cat "$tmp/run/log.txt" 2>/dev/null | tail -3; fi
+"$HETLAUNCH" compare "$tmp/mw.yaml" --quiet --out "$tmp/cmp" >/dev/null 2>&1
+rc=$?
+if [ $rc -eq 0 ] && grep -q 'scheduler=oddoml' "$tmp/cmp/cyclic/command.txt" && \
+   grep -q 'scheduler=holm' "$tmp/cmp/hetero/command.txt"; then ok "hetlaunch compare: holm against oddoml"
+else bad "hetlaunch compare: exit $rc"; fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
