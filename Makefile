@@ -128,11 +128,12 @@ $(PROBE): launcher/mpi/probe.c
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas
 
-# hl-mw, paper 003's master-worker product: plans with libvproc (vproc/mw/).
-$(HLMW): launcher/mpi/mw.c $(LIBVPROC_A)
+# hl-mw, paper 003's master-worker product: plans with vproc/ (vproc/mw/),
+# compiled in without sanitizers, since it runs under the runtime preload.
+$(HLMW): launcher/mpi/mw.c $(VPROC_SRC) $(wildcard vproc/*.h vproc/*/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
-	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wno-stringop-overflow $(MPICH_CFLAGS) -Ivproc $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(MPICH_LIBS) $(LAPACK_LIBS) -lblas -lm
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wno-stringop-overflow $(MPICH_CFLAGS) -Ivproc -o $@ $< $(VPROC_SRC) $(MPICH_LIBS) $(LAPACK_LIBS) -lblas -lm
 
 $(OBJ)/tests/mpi/%: tests/mpi/%.c
 	@mkdir -p $(@D)
