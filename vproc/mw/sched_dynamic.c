@@ -71,18 +71,24 @@ vproc_status mw_run_demand(mw_engine *e)
 }
 
 /* ---- OMMOML -------------------------------------------------------------
- * First any C-out whose updates are done.  Otherwise the least estimated
- * completion of the worker's next block of updates:
- *   a step:     max(max(T, R) + (a+b) c, busy) + a b w
- *   a new tile: max(T + (a+b) c, busy) + a b w   (its C-in ignored)
- * ties to the lower index.  Nothing else to do: wait for the first C-out. */
+ * First any C-out whose updates are done.  Otherwise the transfer of least
+ * estimated completion (ties to the lower index):
+ *   a step:      max(max(T, R) + (a+b) c, busy) + a b w  (its updates done)
+ *   a new tile:  max(T + 2 mu c, busy) + mu^2 w          (its C-in ignored)
+ *   a C-out not ready yet:  max(T, busy) + a b c         (C back)
+ * Notes s2.4 give the first two; with the third, a worker about to finish
+ * its tile is waited for rather than another enrolled, which reproduces
+ * every OMMOML value of the notes (7685 and 8291 on s7.5's instance, the s4
+ * table, E1 16.5780 on 3 workers, E2 15.4875); without it E1 gives 15.89. */
 static double estimate(const mw_engine *e, size_t x, vproc_mw_opkind kind)
 {
 	const mw_worker *wk = &e->wk[x];
 	mw_tile_t tl = wk->tile;
+	if (kind == VPROC_MW_OP_COUT)
+		return fmax(e->port, wk->busy) + (double)(tl.a * tl.b) * wk->c;
 	double start = e->port;
 	if (kind == VPROC_MW_OP_CIN)
-		tl.a = tl.b = e->mu;
+		tl.a = tl.b = e->mu;  /* the notes' mu, also for an edge tile (Fig 9) */
 	else
 		start = fmax(start, mw_ready(e, x, kind));
 	double arrive = start + (double)(tl.a + tl.b) * wk->c;
@@ -91,29 +97,20 @@ static double estimate(const mw_engine *e, size_t x, vproc_mw_opkind kind)
 
 static size_t pick_minmin(const mw_engine *e, vproc_mw_opkind *bk)
 {
-	size_t best = e->pb->p, wait = e->pb->p;
+	size_t best = e->pb->p;
 	double be = INFINITY;
 	vproc_mw_opkind kind;
 	for (size_t x = 0; x < e->pb->p; x++) {
 		if (!next_op(e, x, &kind))
 			continue;
-		if (kind == VPROC_MW_OP_COUT) {
-			if (e->wk[x].busy <= e->port) {
-				*bk = kind;
-				return x;
-			}
-			if (wait == e->pb->p || e->wk[x].busy < e->wk[wait].busy)
-				wait = x;
-			continue;
+		if (kind == VPROC_MW_OP_COUT && e->wk[x].busy <= e->port) {
+			*bk = kind;
+			return x;
 		}
 		double est = estimate(e, x, kind);
 		if (est < be) {
 			best = x, be = est, *bk = kind;
 		}
-	}
-	if (best == e->pb->p && wait != e->pb->p) {
-		*bk = VPROC_MW_OP_COUT;
-		return wait;
 	}
 	return best;
 }
