@@ -75,6 +75,9 @@ static int load_key_mw(hl_config *cfg, const char *key, const yt_node *v, diag *
 		diag_error(d, 0, 0, "out of memory");
 		return -1;
 	}
+	/* n is not ours (check_mw sets it from blocks and nb): keep config.c's
+	 * "nb > n" test, meant for the other layouts, from refusing a large q. */
+	cfg->n = (size_t)1 << 40;
 	if (strcmp(key, "master") == 0)
 		return hl_cfg_string(d, key, v, &k->master);
 	if (strcmp(key, "blocks") == 0)
