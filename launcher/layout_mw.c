@@ -530,27 +530,45 @@ static void json_mw(const hl_plan *pl, jw *w)
 
 /* ---- the job: hl-mw (launcher/mpi/mw.c) ------------------------------------ */
 
+/* "key=v0,v1,..." with one value per worker, or one value when all agree. */
+static char *list_arg(const char *key, const mw_plan *x, const double *d, const size_t *z)
+{
+	size_t n = x->hetero ? x->p : 1, cap = 16 + n * 26, len;
+	char *buf = malloc(cap);
+	if (!buf)
+		return NULL;
+	len = (size_t)snprintf(buf, cap, "%s=", key);
+	for (size_t i = 0; i < n; i++)
+		len += d ? (size_t)snprintf(buf + len, cap - len, "%s%.17g", i ? "," : "", d[i])
+		         : (size_t)snprintf(buf + len, cap - len, "%s%zu", i ? "," : "", z[i]);
+	return buf;
+}
+
 /* The plan's scheduler (HoLM for `all`); compare's baseline is ODDOML. */
 static char **job_args_mw(const hl_plan *pl, int baseline)
 {
 	const mw_plan *x = pl->ext;
 	vproc_mw_sched s = baseline ? VPROC_MW_ODDOML : chosen(pl);
 	char **v = calloc(8, sizeof *v);
-	char buf[7][96];
+	char buf[4][96];
 	snprintf(buf[0], sizeof buf[0], "scheduler=%s", vproc_mw_sched_name(s));
 	snprintf(buf[1], sizeof buf[1], "blocks=%zu,%zu,%zu", x->pb.r, x->pb.t, x->pb.s);
 	snprintf(buf[2], sizeof buf[2], "q=%zu", pl->cfg->nb);
-	snprintf(buf[3], sizeof buf[3], "m=%zu", x->m_least);
-	snprintf(buf[4], sizeof buf[4], "c=%.17g", x->c[0]);
-	snprintf(buf[5], sizeof buf[5], "w=%.17g", x->w[0]);
-	snprintf(buf[6], sizeof buf[6], "P=%zu", x->P);
-	for (size_t i = 0; v && i < 7; i++)
-		if ((v[i] = strdup(buf[i])) == NULL) {
-			for (size_t k = 0; k < i; k++)
-				free(v[k]);
-			free(v);
-			return NULL;
-		}
+	snprintf(buf[3], sizeof buf[3], "P=%zu", x->P);
+	int oom = v == NULL;
+	for (size_t i = 0; !oom && i < 4; i++)
+		oom |= (v[i] = strdup(buf[i])) == NULL;
+	if (!oom) {
+		oom |= (v[4] = list_arg("m", x, NULL, x->m)) == NULL;
+		oom |= (v[5] = list_arg("c", x, x->c, NULL)) == NULL;
+		oom |= (v[6] = list_arg("w", x, x->w, NULL)) == NULL;
+	}
+	if (oom && v) {
+		for (size_t i = 0; i < 7; i++)
+			free(v[i]);
+		free(v);
+		v = NULL;
+	}
 	return v;
 }
 

@@ -48,6 +48,15 @@ line=$(run 5 "$HLMW" scheduler=holm blocks=4,3,12 q=8 m=21 c=1 w=2 2>&1 | grep '
 if [ "$(field workers_used "$line")" = 3 ]; then ok "holm enrols P = 3 of 4 workers"
 else bad "holm used $(field workers_used "$line") workers, want 3: $line"; fi
 
+# Heterogeneous workers (m, c, w per worker): HoLM enrols by c/mu and leaves
+# out worker 3 (rank 3), behind a slow link.
+out=$(run 5 "$HLMW" scheduler=holm blocks=8,5,12 q=8 m=45,45,45,21 c=1,1,4,1 w=2,2,2,1 2>&1)
+line=$(grep '^HLMW ' <<<"$out")
+if [ "$(field passed "$line")" = 1 ] && [ "$(field workers_used "$line")" = 3 ] && \
+   grep -q '^HLMW-RANK rank=3 .* buffers=0$' <<<"$out" && [ "$(field max_buffers "$line")" -le 21 ]; then
+	ok "heterogeneous workers: 3 enrolled, the slow link left out, buffers <= least m"
+else bad "heterogeneous: $out"; fi
+
 # The same product, bit for bit (a hash of C), with and without the preload
 # and whatever the scheduler (every C block is updated in k order).
 a=$(timeout 120 mpiexec.hydra -n 3 "$HLMW" scheduler=oddoml blocks=3,2,5 q=8 m=21 2>&1 | grep '^HLMW ')

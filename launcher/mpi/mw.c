@@ -7,6 +7,8 @@
  *
  *   hl-mw scheduler=NAME blocks=r,t,s q=Q m=M [c=C w=W] [P=N] [fault=1]
  *
+ * m, c and w may be lists, one value per worker (m=45,45,21 c=1,1,4 ...):
+ * the heterogeneous workers of vproc/mw (tiles of the least m). *
  * NAME is holm, orroml, ommoml, oddoml, ddoml, bmm or obmm.  c and w (the
  * model's block transfer and update times, default 1 and 1) only shape the
  * static schedules (HoLM's worker count, OMMOML's estimates); P overrides
@@ -51,11 +53,16 @@ typedef struct {
 	int kind, i0, a, j0, b, k0, kk;
 } header;
 
+#define MAXW 4096   /* workers given values in a list */
+
 typedef struct {
 	vproc_mw_sched sched;
 	int r, t, s, q, p;
-	size_t m, P;
+	size_t m, P;          /* m: the least of the list */
 	double c, w;
+	double cv[MAXW], wv[MAXW];  /* per worker, when a list has several */
+	size_t mv[MAXW];
+	size_t nc, nw, nm;    /* values given */
 	int mu, sets, kw;     /* the scheduler's layout */
 	int fault;            /* skip one update (tests the check) */
 } job;
@@ -114,6 +121,52 @@ static void update(double *c, const double *a, const double *b, int q)
 
 /* ---- arguments ---------------------------------------------------------------- */
 
+/* Lists of values: positive times, buffer counts. */
+static int parse_times(const char *v, double *out, size_t *n)
+{
+	char *end;
+	for (*n = 0; *n < MAXW; v = end + 1) {
+		out[(*n)++] = strtod(v, &end);
+		if (end == v || !(out[*n - 1] > 0) || !isfinite(out[*n - 1]))
+			return -1;
+		if (*end != ',')
+			return *end ? -1 : 0;
+	}
+	return -1;
+}
+
+static int parse_sizes(const char *v, size_t *out, size_t *n)
+{
+	char *end;
+	for (*n = 0; *n < MAXW; v = end + 1) {
+		unsigned long long x = strtoull(v, &end, 10);
+		if (end == v || x == 0)
+			return -1;
+		out[(*n)++] = (size_t)x;
+		if (*end != ',')
+			return *end ? -1 : 0;
+	}
+	return -1;
+}
+
+/* One value for all workers, or one each (then p of them). */
+static int settle_lists(job *jb)
+{
+	size_t p = (size_t)jb->p;
+	if ((jb->nc > 1 && jb->nc != p) || (jb->nw > 1 && jb->nw != p) || (jb->nm > 1 && jb->nm != p))
+		return -1;
+	jb->c = jb->nc ? jb->cv[0] : 1.0;
+	jb->w = jb->nw ? jb->wv[0] : 1.0;
+	jb->m = jb->nm ? jb->mv[0] : 0;
+	for (size_t x = 0; x < p && x < MAXW; x++) {
+		jb->cv[x] = jb->nc > 1 ? jb->cv[x] : jb->c;
+		jb->wv[x] = jb->nw > 1 ? jb->wv[x] : jb->w;
+		jb->mv[x] = jb->nm > 1 ? jb->mv[x] : jb->mv[0];
+		jb->m = jb->mv[x] < jb->m ? jb->mv[x] : jb->m;
+	}
+	return 0;
+}
+
 static int parse_arg(job *jb, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
@@ -128,15 +181,15 @@ static int parse_arg(job *jb, const char *arg)
 	if (kl == 1 && arg[0] == 'q')
 		return sscanf(v, "%d", &jb->q) == 1 ? 0 : -1;
 	if (kl == 1 && arg[0] == 'm')
-		return sscanf(v, "%zu", &jb->m) == 1 ? 0 : -1;
+		return parse_sizes(v, jb->mv, &jb->nm);
 	if (kl == 1 && arg[0] == 'P')
 		return sscanf(v, "%zu", &jb->P) == 1 ? 0 : -1;
 	if (kl == 5 && strncmp(arg, "fault", kl) == 0)
 		return sscanf(v, "%d", &jb->fault) == 1 ? 0 : -1;
 	if (kl == 1 && arg[0] == 'c')
-		return sscanf(v, "%lf", &jb->c) == 1 && jb->c > 0 ? 0 : -1;
+		return parse_times(v, jb->cv, &jb->nc);
 	if (kl == 1 && arg[0] == 'w')
-		return sscanf(v, "%lf", &jb->w) == 1 && jb->w > 0 ? 0 : -1;
+		return parse_times(v, jb->wv, &jb->nw);
 	return -1;
 }
 
@@ -144,14 +197,13 @@ static int parse_args(job *jb, int argc, char **argv)
 {
 	memset(jb, 0, sizeof *jb);
 	jb->sched = VPROC_MW_NSCHED;
-	jb->c = jb->w = 1.0;
 	for (int i = 1; i < argc; i++)
 		if (parse_arg(jb, argv[i]) < 0) {
 			fprintf(stderr, "hl-mw: bad argument \"%s\"\n", argv[i]);
 			return -1;
 		}
 	if (jb->sched == VPROC_MW_NSCHED || jb->r < 1 || jb->t < 1 || jb->s < 1 || jb->q < 1 ||
-	    jb->m < 1) {
+	    jb->nm < 1) {
 		fprintf(stderr, "usage: hl-mw scheduler=NAME blocks=r,t,s q=Q m=M [c=C w=W] [P=N]\n");
 		return -1;
 	}
@@ -162,6 +214,11 @@ static vproc_mw_problem problem(const job *jb)
 {
 	vproc_mw_problem pb = { .r = (size_t)jb->r, .t = (size_t)jb->t, .s = (size_t)jb->s,
 	                        .p = (size_t)jb->p, .c = jb->c, .w = jb->w, .m = jb->m, .P = jb->P };
+	if (jb->nc > 1 || jb->nw > 1 || jb->nm > 1) {
+		pb.ci = jb->cv;
+		pb.wi = jb->wv;
+		pb.mi = jb->mv;
+	}
 	return pb;
 }
 
@@ -694,9 +751,14 @@ int main(int argc, char **argv)
 	int rank, size;
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
-	job jb;
+	static job jb;   /* large (the per-worker lists): not on the stack */
 	int bad = parse_args(&jb, argc, argv) < 0 || size < 2;
 	jb.p = size - 1;
+	if (!bad && (size - 1 > MAXW || settle_lists(&jb) < 0)) {
+		if (rank == 0)
+			fprintf(stderr, "hl-mw: give m, c and w once or once per worker (%d)\n", size - 1);
+		bad = 1;
+	}
 	if (!bad && layout(&jb) < 0) {
 		if (rank == 0)
 			fprintf(stderr, "hl-mw: m = %zu is too small for %s (or a bad size)\n", jb.m,
