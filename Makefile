@@ -32,6 +32,8 @@ MPICH_LIBS    = $(shell $(PKG_CONFIG) --libs mpich 2>/dev/null)
 SCALAPACK_LIBS = $(shell $(PKG_CONFIG) --libs scalapack-mpich 2>/dev/null)
 # vproc uses LAPACK dgesvd (000 s4.3.4): the reference LAPACK and BLAS.
 LAPACK_LIBS   = $(shell $(PKG_CONFIG) --libs lapack 2>/dev/null || echo -llapack -lblas)
+# vproc/ring/ring_milp.c solves the ring MILP of paper 004 with GLPK.
+GLPK_LIBS     = -lglpk
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
@@ -77,10 +79,11 @@ BENCH_BIN    := $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%)
 .DEFAULT_GOAL := all
 
 PROBE     := $(OUT)/lib/hetlaunch/hl-probe
+HL_RING   := $(OUT)/lib/hetlaunch/hl-ring
 HLMW      := $(OUT)/lib/hetlaunch/hl-mw
 MPI_TESTS := $(OBJ)/tests/mpi/patterns
 
-all: $(BIN) $(LIBVPROC) $(PROBE) $(MPI_TESTS) $(HLMW)
+all: $(BIN) $(LIBVPROC) $(PROBE) $(HL_RING) $(MPI_TESTS) $(HLMW)
 
 deps:
 	$(Q)scripts/install-deps
@@ -104,7 +107,7 @@ $(OBJ)/so/vproc/runtime/%.o: vproc/runtime/%.c
 $(LIBVPROC): $(SO_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(MPICH_LIBS) $(LAPACK_LIBS) -lrt -ldl -lm
+	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(MPICH_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lrt -ldl -lm
 
 $(LIBVPROC_A): $(VPROC_OBJ)
 	@mkdir -p $(@D)
@@ -119,7 +122,7 @@ $(OBJ)/launcher/%.o: launcher/%.c
 $(BIN): $(LAUNCHER_OBJ) $(LIBVPROC_A)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(LAUNCHER_OBJ) $(LIBVPROC_A) $(YAML_LIBS) $(LAPACK_LIBS) -lblas -lrt -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(LAUNCHER_OBJ) $(LIBVPROC_A) $(YAML_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lblas -lrt -lm
 
 # --- MPI programs: the calibration probe and the runtime's test program ---
 # Built against MPICH by pkg-config (mpicc would be Open MPI here).
@@ -128,12 +131,19 @@ $(PROBE): launcher/mpi/probe.c
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas
 
-# hl-mw, paper 003's master-worker product: plans with vproc/ (vproc/mw/),
-# compiled in without sanitizers, since it runs under the runtime preload.
-$(HLMW): launcher/mpi/mw.c $(VPROC_SRC) $(wildcard vproc/*.h vproc/*/*.h)
+# layout: ring's stencil (paper 004).
+$(HL_RING): launcher/mpi/ring.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
-	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wno-stringop-overflow $(MPICH_CFLAGS) -Ivproc -o $@ $< $(VPROC_SRC) $(MPICH_LIBS) $(LAPACK_LIBS) -lblas -lm
+	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas -lm
+
+# hl-mw, paper 003's master-worker product: plans with vproc/mw/, compiled
+# in without sanitizers, since it runs under the runtime preload.
+HLMW_SRC := $(wildcard vproc/mw/*.c) vproc/error.c
+$(HLMW): launcher/mpi/mw.c $(HLMW_SRC) $(wildcard vproc/*.h vproc/mw/*.h)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $<")
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wno-stringop-overflow $(MPICH_CFLAGS) -Ivproc -o $@ $< $(HLMW_SRC) $(MPICH_LIBS) -lblas -lm
 
 $(OBJ)/tests/mpi/%: tests/mpi/%.c
 	@mkdir -p $(@D)
@@ -147,16 +157,16 @@ $(OBJ)/tests/%.o: tests/%.c
 	$(Q)$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(CFLAGS) $(CMOCKA_CFLAGS) -Ivproc -Itests -MMD -MP -c $< -o $@
 
 $(OBJ)/tests/%: $(OBJ)/tests/%.o $(LIBVPROC_A)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_hostfile also links the launcher modules it tests.
 $(OBJ)/tests/test_hostfile: $(OBJ)/tests/test_hostfile.o \
 		$(addprefix $(OBJ)/launcher/,hostfile.o fsutil.o diag.o) $(LIBVPROC_A)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_testers links the module it tests (its data: tests/data/).
 $(OBJ)/tests/test_testers: $(OBJ)/tests/test_testers.o $(OBJ)/launcher/testers.o $(LIBVPROC_A)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # `make check` installs what is missing first, so that it works on a fresh
 # machine; the build itself then runs in a sub-make that sees the packages.
@@ -173,6 +183,7 @@ cli: $(BIN)
 e2e: all
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/run_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/multihost_test.sh
+	$(Q)HETLAUNCH=$(BIN) HL_RING=$(HL_RING) PRELOAD=$(LIBVPROC) tests/ring_kernel_test.sh
 	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBVPROC) HETLAUNCH=$(BIN) tests/mw_test.sh
 
 bench: $(BENCH_BIN) all
@@ -194,6 +205,7 @@ install: all
 	install -m 755 $(LIBVPROC) $(DESTDIR)$(PREFIX)/lib/libvproc.so
 	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-probe
+	install -m 755 $(HL_RING) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-ring
 	install -m 755 $(HLMW) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-mw
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
@@ -231,7 +243,7 @@ $(OBJ)/experiments/%.o: experiments/%.c
 	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) -Ivproc -Itests -Iexperiments -Ilauncher -MMD -MP -c $< -o $@
 
 $(EXP_BIN): $(EXP_OBJ) $(LIBVPROC_A)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(EXP_OBJ) $(LIBVPROC_A) $(LAPACK_LIBS) -lm
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(EXP_OBJ) $(LIBVPROC_A) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 experiments-check:
 	$(Q)VARIANT=$(VARIANT) experiments/run --quick --check

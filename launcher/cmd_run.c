@@ -69,8 +69,10 @@ static int parse(const char *cmd, int argc, char **argv, run_args *a, int allow_
 static void print_summary(const hl_config *cfg, const hl_run *run)
 {
 	const char *prog = cfg->program ? cfg->program : hl_tester_program(cfg->kernel);
-	if (prog == NULL)   /* a layout's own program (layout.h) */
-		prog = cfg->layout->program ? cfg->layout->program : hl_kernel_name(cfg->kernel);
+	if (prog == NULL && cfg->layout->program)   /* a layout's own program (layout.h) */
+		prog = cfg->layout->program;
+	if (!prog)   /* kernel: ring */
+		prog = "hl-ring";
 	const char *base = strrchr(prog, '/');
 	fprintf(stderr, "hetlaunch: %s: %s on %zu x %zu (%zu ranks, %s): %s\n", cfg->name,
 	        base ? base + 1 : prog, run->nprow, run->npcol, run->nranks,

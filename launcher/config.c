@@ -24,7 +24,7 @@
 
 const char *hl_kernel_name(hl_kernel k)
 {
-	static const char *const names[] = { "lu", "qr", "mm", "exec", "mw" };
+	static const char *const names[] = { "lu", "qr", "mm", "exec", "ring", "mw" };
 	return names[k];
 }
 
@@ -470,11 +470,13 @@ static int load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 		else if (strcmp(s, "bandwidth_mbps") == 0)
 			rc |= get_positive(d, "emulate: bandwidth_mbps", x, &e->bandwidth_mbps);
 		else if (strcmp(s, "network") == 0) {
-			static const char *const names[] = { "switch", "bus" };
-			if (get_enum(d, "emulate: network", x, names, 2, &k) < 0)
+			static const char *const names[] = { "switch", "bus", "links" };
+			if (get_enum(d, "emulate: network", x, names, 3, &k) < 0)
 				rc = -1;
-			else
-				e->bus = k;
+			else {
+				e->bus = k == 1;
+				e->links = k == 2;
+			}
 		} else {
 			diag_error(d, key->line, key->col,
 			           "emulate: unknown key \"%s\" (allowed: mflops, cycle_time, "
@@ -663,7 +665,7 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 		rc = -1;
 
 	const yt_node *machines = NULL, *args = NULL, *program = NULL, *nbv = NULL, *nv = NULL;
-	const yt_node *kv = NULL;
+	const yt_node *kernelv = NULL;
 	for (size_t i = 0; i < root->n; i++) {
 		const yt_node *key = root->items[2 * i], *v = root->items[2 * i + 1];
 		const char *s = key->kind == YT_SCALAR ? key->value : "";
@@ -681,9 +683,9 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 			if (cfg->layout->load_key(cfg, s, v, d) < 0)
 				rc = -1;
 		} else if (strcmp(s, "kernel") == 0) {
-			static const char *const names[] = { "lu", "qr", "mm", "exec", "mw" };
-			kv = v;
-			if (get_enum(d, s, v, names, 5, &e) < 0)
+			static const char *const names[] = { "lu", "qr", "mm", "exec", "ring", "mw" };
+			kernelv = v;
+			if (get_enum(d, s, v, names, 6, &e) < 0)
 				rc = -1;
 			else
 				cfg->kernel = (hl_kernel)e;
@@ -727,6 +729,11 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 		} else if (strcmp(s, "emulate") == 0) {
 			if (load_emulate(d, v, &cfg->emu) < 0)
 				rc = -1;
+			else if (cfg->emu.links && strcmp(cfg->layout->name, "ring") != 0) {
+				diag_error(d, v->line, v->col, "emulate: network: links is for layout: "
+				           "ring (its links:)");
+				rc = -1;
+			}
 			cfg->emulate = cfg->emu.on;
 		} else if (strcmp(s, "timeout") == 0) {
 			if (get_positive(d, s, v, &cfg->timeout) < 0)
@@ -751,8 +758,12 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 		diag_error(d, args->line, args->col, "args is for kernel: exec");
 		rc = -1;
 	}
-	if (cfg->kernel == HL_KERNEL_MW && strcmp(cfg->layout->name, "master-worker") != 0) {
-		diag_error(d, kv->line, kv->col, "kernel: mw is for layout: master-worker");
+	if (kernelv && cfg->kernel == HL_KERNEL_RING && strcmp(cfg->layout->name, "ring") != 0) {
+		diag_error(d, kernelv->line, kernelv->col, "kernel: ring is for layout: ring");
+		rc = -1;
+	}
+	if (kernelv && cfg->kernel == HL_KERNEL_MW && strcmp(cfg->layout->name, "master-worker") != 0) {
+		diag_error(d, kernelv->line, kernelv->col, "kernel: mw is for layout: master-worker");
 		rc = -1;
 	}
 	if (cfg->kernel == HL_KERNEL_EXEC && program == NULL) {

@@ -28,6 +28,7 @@ typedef struct {
 typedef struct hl_layout_ops hl_layout_ops;
 typedef enum { HL_ARR_AUTO, HL_ARR_EXACT, HL_ARR_HEURISTIC } hl_arrangement;
 typedef enum { HL_KERNEL_LU, HL_KERNEL_QR, HL_KERNEL_MM, HL_KERNEL_EXEC,
+               HL_KERNEL_RING /* layout: ring's stencil, hl-ring */,
                HL_KERNEL_MW /* layout: master-worker only */ } hl_kernel;
 typedef enum { HL_ALLOC_PLAIN, HL_ALLOC_OPTIMIZED } hl_allocation;
 
@@ -40,6 +41,7 @@ typedef struct {
 	double latency_us;      /* cluster default, per message; 0 = none */
 	double bandwidth_mbps;  /* cluster default, per port; 0 = infinite */
 	int bus;                /* network: bus (one shared medium) */
+	int links;              /* network: links (layout: ring's per-pair costs) */
 } hl_emulation;
 
 #define HL_DEFAULT_N 1024

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "emulation.h"
+#include "layout_ring.h"
 #include "runtime/shm_layout.h"
 #include "spawn.h"
 #include "vproc.h"
@@ -60,6 +61,22 @@ double hl_host_mflops(void)
 	return n ? rates[n / 2] : 0.0;
 }
 
+/* network: links (layout: ring, paper 004): machine i sending H Mbit to j
+ * costs H c_ij in the model's time, which the emulation runs 1/K as fast
+ * (a machine of cycle time t runs at K/t Mflop/s): c_ij / K seconds per
+ * 125000 bytes. */
+static void set_links(const hl_config *cfg, double K, vr_shm *s)
+{
+	const double *c = hl_ring_links(cfg);
+	size_t p = cfg->nmachines;
+	if (!c || !(K > 0))
+		return;
+	s->flags |= VR_FLAG_LINKS;
+	for (size_t i = 0; i < p; i++)
+		for (size_t j = 0; j < p; j++)
+			s->link_ns_per_byte[i * VR_MAX_LINKED + j] = i == j ? 0.0 : c[i * p + j] / K * 1e9 / 125000.0;
+}
+
 static hl_emu *registered;   /* for atexit */
 
 static void cleanup_at_exit(void)
@@ -74,6 +91,11 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 	memset(e, 0, sizeof *e);
 	*status = 2;
 	size_t p = cfg->nmachines;
+	if (cfg->emu.links && p > VR_MAX_LINKED) {
+		snprintf(err, errlen, "emulate: network: links emulates at most %d machines (this "
+		         "plan: %zu)", VR_MAX_LINKED, p);
+		return -1;
+	}
 	if (p > VR_MAX_MACHINES || r->nranks > VR_MAX_RANKS) {
 		snprintf(err, errlen, "emulate: at most %d machines and %d processes on one "
 		         "computer (this plan: %zu and %zu)", VR_MAX_MACHINES, VR_MAX_RANKS, p,
@@ -163,6 +185,8 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 	}
 	for (size_t k = 0; k < r->nranks; k++)
 		s->rank_machine[k] = (int32_t)r->machine[k];
+	if (cfg->emu.links)
+		set_links(cfg, e->K, s);
 	*status = 0;
 	return 0;
 }
@@ -201,7 +225,7 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 	jw_key(w, "K"); jw_num(w, e->K);
 	jw_key(w, "speeds_chosen"); jw_bool(w, e->chosen);
 	jw_key(w, "network");
-	jw_str(w, cfg->emu.bus ? "bus" : "switch");
+	jw_str(w, cfg->emu.links ? "links" : cfg->emu.bus ? "bus" : "switch");
 	jw_key(w, "attached"); jw_uint(w, s ? (size_t)atomic_load(&s->attached) : 0);
 	jw_key(w, "machines");
 	jw_arr(w);

@@ -21,6 +21,7 @@
 #include "json.h"
 #include "run.h"
 #include "layout.h"
+#include "layout_ring.h"
 
 #define DEFAULT_MPIEXEC "mpiexec.hydra"
 
@@ -346,7 +347,17 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	}
 	if (own[0])
 		program = own;
-	if (cfg->kernel != HL_KERNEL_EXEC) {
+	char ring_prog[PATH_MAX] = "";   /* kernel: ring runs hl-ring, beside the binary */
+	if (cfg->kernel == HL_KERNEL_RING && !cfg->program) {
+		if (hl_beside_binary("HETLAUNCH_RING", "lib/hetlaunch/hl-ring", 1, ring_prog,
+		                     sizeof ring_prog) != 0) {
+			hl_ranks_free(&ranks);
+			return fail(run, 1, "cannot find hl-ring %s (set HETLAUNCH_RING to its path)",
+			            ring_prog);
+		}
+		program = ring_prog;
+	}
+	if (cfg->kernel != HL_KERNEL_EXEC && cfg->kernel != HL_KERNEL_RING) {
 		size_t need = hl_tester_mem_need(cfg->kernel, cfg->n, cfg->nb, ranks.nprow, ranks.npcol);
 		size_t limit = hl_tester_mem_limit(cfg->kernel);
 		if (cfg->program == NULL && need > limit) {
@@ -384,7 +395,8 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	snprintf(path, sizeof path, "%s/hosts.mpich", run->dir);
 	if (rc == 0)
 		rc = hl_hostfile_write(path, HL_HOSTS_MPICH, cfg, &ranks, err, sizeof err);
-	if (rc == 0 && cfg->kernel != HL_KERNEL_EXEC && hl_tester_dat_name(cfg->kernel)) {
+	if (rc == 0 && cfg->kernel != HL_KERNEL_EXEC && cfg->kernel != HL_KERNEL_RING &&
+	    hl_tester_dat_name(cfg->kernel)) {
 		snprintf(path, sizeof path, "%s/%s", run->dir, hl_tester_dat_name(cfg->kernel));
 		rc = hl_write_atomic(path, fill_dat, &fc, err, sizeof err);
 	}
@@ -480,6 +492,16 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		}
 		free(extra);
 	}
+	if (cfg->kernel == HL_KERNEL_RING) {   /* the plan's columns (layout_ring.h) */
+		char **ra = NULL;
+		size_t nra = 0;
+		oom |= hl_ring_args(plan, o->baseline, &ra, &nra);
+		for (size_t i = 0; i < nra; i++) {
+			oom |= argv_push(&a, ra[i]);
+			free(ra[i]);
+		}
+		free(ra);
+	}
 	hl_ranks_free(&ranks);
 	if (oom) {
 		argv_free(&a);
@@ -529,6 +551,12 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		run->passed = run->results.passed && run->job.exit_code == 0;
 		for (size_t i = 0; i < run->results.nresults; i++)
 			run->time += run->results.results[i].time;
+	} else if (cfg->kernel == HL_KERNEL_RING) {   /* time: the mean iteration */
+		hl_ring_parse(run->job.log, &run->results);
+		run->passed = run->results.passed && run->job.exit_code == 0;
+		run->time = run->results.nresults ? run->results.results[0].time : 0.0;
+		if (run->emulated && emu.K > 0)   /* a machine of cycle time t runs at K/t */
+			run->predicted_time = hl_ring_predicted(plan, o->baseline) / emu.K;
 	} else {
 		hl_tester_parse(cfg->kernel, run->job.log, &run->results);
 		run->passed = run->results.passed && run->job.exit_code == 0;

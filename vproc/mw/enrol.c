@@ -16,6 +16,34 @@
 #include "internal.h"
 #include "mw.h"
 
+/* Workers by increasing key, ties to the lower index (a stable order). */
+typedef struct {
+	double key;
+	size_t i;
+} keyed;
+
+static int by_key(const void *a, const void *b)
+{
+	const keyed *x = a, *y = b;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+static vproc_status sort_by_key(size_t p, const double *key, size_t *order)
+{
+	keyed *k = vproc_calloc(p, sizeof *k);
+	if (!k)
+		return VPROC_ENOMEM;
+	for (size_t i = 0; i < p; i++)
+		k[i] = (keyed){ key[i], i };
+	qsort(k, p, sizeof *k, by_key);
+	for (size_t i = 0; i < p; i++)
+		order[i] = k[i].i;
+	free(k);
+	return VPROC_OK;
+}
+
 /* Port time per update of worker i. */
 static double port_per_update(double c, double w, size_t mu, size_t t)
 {
@@ -43,7 +71,7 @@ vproc_status vproc_mw_enrol(size_t p, const double *c, const double *w, const si
 		}
 		key[i] = port_per_update(c[i], w[i], mu, t);
 	}
-	vproc_status st = vproc_sort_indices(p, key, order);
+	vproc_status st = sort_by_key(p, key, order);
 	if (st == VPROC_OK) {
 		double port = 1.0, r = 0.0;
 		size_t n = 0;

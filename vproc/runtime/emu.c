@@ -22,6 +22,12 @@
  * 003 s2.2 seen from the sender.  Messages between virtual processes of
  * one machine are free.
  *
+ * network: links (paper 004 s2, notes s8): each pair of machines has its
+ * own cost per byte and no port is shared; the sender pays link[i][j] (it
+ * sleeps before the message leaves, as above) and the receiver, after the
+ * message is in, pays link[j][i] (MPI_Recv only), so that a ring member
+ * pays c(i,succ) + c(i,pred) each iteration as the model charges.
+ *
  * Without HETLAUNCH_SHM the runtime only waits cooperatively.
  */
 #define _GNU_SOURCE
@@ -216,6 +222,36 @@ void vr_enter(void)
 	}
 }
 
+/* network: links: sleep bytes x link[me][peer]; both directions are this
+ * machine's own cost (sent: the link to peer; received: the link back). */
+static void link_delay(int peer, unsigned long long bytes, int sent)
+{
+	if (my_machine >= VR_MAX_LINKED || peer < 0 || peer >= VR_MAX_LINKED)
+		return;
+	double ns = (double)bytes * shm->link_ns_per_byte[my_machine * VR_MAX_LINKED + peer];
+	if (!(ns > 0.0))
+		return;
+	unsigned long long now = now_ns(CLOCK_MONOTONIC), d = (unsigned long long)llround(ns);
+	if (sent) {
+		atomic_fetch_add(&me->messages, 1);
+		atomic_fetch_add(&me->bytes, bytes);
+	}
+	atomic_fetch_add(&me->wire_ns, d);
+	sleep_until(now + d);
+}
+
+void vr_recv_delay(MPI_Comm comm, const MPI_Status *st)
+{
+	if (!emulating || !(shm->flags & VR_FLAG_LINKS) || st->MPI_SOURCE < 0)
+		return;
+	int w = vr_world_rank(comm, st->MPI_SOURCE), n = 0;
+	if (w < 0 || (unsigned)w >= shm->nranks || shm->rank_machine[w] == my_machine)
+		return;
+	if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n <= 0)
+		return;
+	link_delay(shm->rank_machine[w], (unsigned long long)n, 0);
+}
+
 void vr_send_delay(MPI_Comm comm, int dest, int count, MPI_Datatype type)
 {
 	if (!emulating || dest == MPI_PROC_NULL || count <= 0)
@@ -226,6 +262,10 @@ void vr_send_delay(MPI_Comm comm, int dest, int count, MPI_Datatype type)
 	int tsize = 0;
 	PMPI_Type_size(type, &tsize);
 	unsigned long long bytes = (unsigned long long)count * (unsigned long long)tsize;
+	if (shm->flags & VR_FLAG_LINKS) {
+		link_delay(shm->rank_machine[w], bytes, 1);
+		return;
+	}
 	int bus = (shm->flags & VR_FLAG_BUS) != 0;
 	_Atomic unsigned long long *port = bus ? &shm->bus_free : &me->port_free;
 	double lat = bus ? shm->bus_latency_ns : me->latency_ns;

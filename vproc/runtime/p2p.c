@@ -117,6 +117,8 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_C
 	/* A sender may be waiting for this match (a large message): wake it. */
 	if (rc == MPI_SUCCESS)
 		vr_wake(comm, st.MPI_SOURCE);
+	if (rc == MPI_SUCCESS)
+		vr_recv_delay(comm, &st);   /* network: links: the receiver's cost */
 	if (status != MPI_STATUS_IGNORE)
 		*status = st;
 	vr_exit();

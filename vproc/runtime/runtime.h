@@ -39,6 +39,8 @@ int vr_emulating(void);
 void vr_enter(void);                        /* a compute segment ends */
 void vr_exit(void);                         /* a compute segment starts */
 void vr_send_delay(MPI_Comm comm, int dest, int count, MPI_Datatype type);
+/* network: links: after a receive from another machine, its cost to us. */
+void vr_recv_delay(MPI_Comm comm, const MPI_Status *st);
 /* The flop model (blas.c): 1 and the machine's Mflop/s when emulating. */
 int vr_flop_model(double *mflops);
 /* Book `flops` of work to this segment, in place of `cpu_ns` of CPU time. */

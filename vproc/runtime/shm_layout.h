@@ -17,13 +17,16 @@
 #include <stdint.h>
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 3u
+#define VR_SHM_VERSION 4u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
+#define VR_MAX_LINKED   64     /* machines of a network: links */
 
 #define VR_FLAG_BUS      1u   /* one shared medium (000 s5: a 100 Mb/s hub) */
 #define VR_FLAG_EMULATE  2u   /* charge compute and network; otherwise the
                                * segment only carries the wake-ups */
+#define VR_FLAG_LINKS    4u   /* per-pair link costs (004 s2): the sender pays
+                               * link[i][j] per byte, the receiver link[j][i] */
 
 typedef struct {
 	double scale;           /* emulated seconds per CPU second of this host */
@@ -64,6 +67,8 @@ typedef struct {
 	int32_t rank_machine[VR_MAX_RANKS];
 	vr_machine machines[VR_MAX_MACHINES];
 	vr_rank ranks[VR_MAX_RANKS];
+	/* VR_FLAG_LINKS: ns per byte from machine i to machine j, [i * VR_MAX_LINKED + j] */
+	double link_ns_per_byte[VR_MAX_LINKED * VR_MAX_LINKED];
 } vr_shm;
 
 #endif
