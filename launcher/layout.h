@@ -77,6 +77,9 @@ struct hl_layout_ops {
 	const char *program;
 	char **(*job_args)(const hl_plan *plan, int baseline);
 	int (*parse_log)(const char *log, hl_results *out);
+	/* Optional: the predicted time in seconds of an emulated run, where a
+	 * machine of cycle time t runs at K/t Mflop/s (0: none). */
+	double (*predicted_seconds)(const hl_plan *plan, int baseline, double K);
 };
 
 /* The registry, in the order `hetlaunch --help` and errors list them;

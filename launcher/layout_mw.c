@@ -605,6 +605,16 @@ static int parse_log_mw(const char *log, hl_results *out)
 	return 0;
 }
 
+/* The simulated makespan in seconds: one unit of cycle_time is a block
+ * update, 2 q^3 flops, on a machine of cycle time 1, which runs at K Mflop/s. */
+static double predicted_seconds_mw(const hl_plan *pl, int baseline, double K)
+{
+	const mw_plan *x = pl->ext;
+	vproc_mw_sched s = baseline ? VPROC_MW_ODDOML : chosen(pl);
+	double q = (double)pl->cfg->nb;
+	return x->res[s].makespan * 2.0 * q * q * q / (K * 1e6);
+}
+
 const hl_layout_ops hl_layout_mw = {
 	.name = "master-worker",
 	.what = "matrix product from a master to workers of limited memory (003)",
@@ -623,4 +633,5 @@ const hl_layout_ops hl_layout_mw = {
 	.program = "lib/hetlaunch/hl-mw",
 	.job_args = job_args_mw,
 	.parse_log = parse_log_mw,
+	.predicted_seconds = predicted_seconds_mw,
 };

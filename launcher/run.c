@@ -551,6 +551,8 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		run->passed = run->results.passed && run->job.exit_code == 0;
 		for (size_t i = 0; i < run->results.nresults; i++)
 			run->time += run->results.results[i].time;
+		if (run->emulated && emu.K > 0 && lay->predicted_seconds)
+			run->predicted_time = lay->predicted_seconds(plan, o->baseline, emu.K);
 	} else if (cfg->kernel == HL_KERNEL_RING) {   /* time: the mean iteration */
 		hl_ring_parse(run->job.log, &run->results);
 		run->passed = run->results.passed && run->job.exit_code == 0;
