@@ -79,11 +79,12 @@ BENCH_BIN    := $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%)
 .DEFAULT_GOAL := all
 
 PROBE     := $(OUT)/lib/hetlaunch/hl-probe
+DRIVER    := $(OUT)/lib/hetlaunch/hl-driver
 HL_RING   := $(OUT)/lib/hetlaunch/hl-ring
 HLMW      := $(OUT)/lib/hetlaunch/hl-mw
 MPI_TESTS := $(OBJ)/tests/mpi/patterns
 
-all: $(BIN) $(LIBVPROC) $(PROBE) $(HL_RING) $(MPI_TESTS) $(HLMW)
+all: $(BIN) $(LIBVPROC) $(PROBE) $(DRIVER) $(HL_RING) $(MPI_TESTS) $(HLMW)
 
 deps:
 	$(Q)scripts/install-deps
@@ -136,6 +137,22 @@ $(HL_RING): launcher/mpi/ring.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas -lm
+# hl-driver (issue 10): stock ScaLAPACK (scalapack-mpich), the shared MPI
+# helper launcher/mpi/hlmpi.c, and vproc/dense/'s array sizes.  Like the
+# probe it runs under the LD_PRELOAD runtime, so never with sanitizers
+# (SO_CFLAGS, and the .so's unsanitized object of vproc/dense/memory.c).
+# Debian's scalapack-mpich.pc also names Open MPI (-L.../openmpi/lib -lmpi):
+# linked in, its MPI_* symbols would shadow MPICH's and the ranks crash.
+DRIVER_LIBS = $(filter-out -lmpi -L%/openmpi/lib,$(SCALAPACK_LIBS))
+$(OBJ)/launcher/mpi/%.o: launcher/mpi/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $<")
+	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(MPICH_CFLAGS) -Ivproc -MMD -MP -c $< -o $@
+
+$(DRIVER): $(OBJ)/launcher/mpi/driver.o $(OBJ)/launcher/mpi/hlmpi.o $(OBJ)/so/vproc/dense/memory.o
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $^ $(DRIVER_LIBS) $(MPICH_LIBS) -ldl -lm
 
 # hl-mw, paper 003's master-worker product: plans with vproc/mw/, compiled
 # in without sanitizers, since it runs under the runtime preload.
@@ -168,6 +185,11 @@ $(OBJ)/tests/test_hostfile: $(OBJ)/tests/test_hostfile.o \
 $(OBJ)/tests/test_testers: $(OBJ)/tests/test_testers.o $(OBJ)/launcher/testers.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
+# test_kernels links the kernel table and what it reads with.
+$(OBJ)/tests/test_kernels: $(OBJ)/tests/test_kernels.o \
+		$(addprefix $(OBJ)/launcher/,kernels.o testers.o fsutil.o) $(LIBVPROC_A)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+
 # `make check` installs what is missing first, so that it works on a fresh
 # machine; the build itself then runs in a sub-make that sees the packages.
 check: deps
@@ -182,6 +204,7 @@ cli: $(BIN)
 # End to end with real MPICH, the stock testers and the runtime preload.
 e2e: all
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/run_test.sh
+	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/driver_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/multihost_test.sh
 	$(Q)HETLAUNCH=$(BIN) HL_RING=$(HL_RING) PRELOAD=$(LIBVPROC) tests/ring_kernel_test.sh
 	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBVPROC) HETLAUNCH=$(BIN) tests/mw_test.sh
@@ -189,10 +212,12 @@ e2e: all
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done
 	$(Q)HETLAUNCH=$(BIN) PROBE=$(abspath $(PROBE)) tests/bench_runtime.sh
+	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) tests/bench_dense.sh
 
-# The main job: stock xdlu on the emulated lhpc platform of paper 002
-# (Table 5), one process per machine and then the B = 9 plan, with the
-# measured speedup beside the predicted one.
+# The main job: stock ScaLAPACK LU (hl-driver, n = 2400) on the emulated
+# lhpc platform of paper 002 (Table 5), one process per machine and then
+# the B = 9 plan, with the measured speedup beside the predicted one and
+# balance.png (about a minute).
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(BIN) compare configs/lhpc-emulated.yaml --quiet
@@ -206,6 +231,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-probe
 	install -m 755 $(HL_RING) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-ring
+	install -m 755 $(DRIVER) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-driver
 	install -m 755 $(HLMW) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-mw
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
@@ -219,6 +245,7 @@ uninstall:
 clean:
 	rm -rf build bin lib
 
+-include $(OBJ)/launcher/mpi/driver.d $(OBJ)/launcher/mpi/hlmpi.d
 -include $(SO_OBJ:.o=.d) $(VPROC_OBJ:.o=.d) $(LAUNCHER_OBJ:.o=.d) $(TEST_SRC:tests/%.c=$(OBJ)/tests/%.d) \
          $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%.d)
 

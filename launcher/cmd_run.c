@@ -2,17 +2,19 @@
  * cmd_run.c -- `hetlaunch run`, `hetlaunch FILE`, `hetlaunch compare`:
  * parse the command line, load, plan, call run.c, print.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "config.h"
+#include "balance.h"
 #include "diag.h"
 #include "emulation.h"
 #include "fsutil.h"
 #include "json.h"
-#include "layout.h"
+#include "memory.h"
 #include "plan.h"
 #include "run.h"
 
@@ -68,19 +70,20 @@ static int parse(const char *cmd, int argc, char **argv, run_args *a, int allow_
 
 static void print_summary(const hl_config *cfg, const hl_run *run)
 {
-	const char *prog = cfg->program ? cfg->program : hl_tester_program(cfg->kernel);
-	if (prog == NULL && cfg->layout->program)   /* a layout's own program (layout.h) */
-		prog = cfg->layout->program;
-	if (!prog)   /* kernel: ring */
-		prog = "hl-ring";
+	const char *prog = cfg->program ? cfg->program : hl_kernel_row(cfg->kernel, cfg->stock)->program;
 	const char *base = strrchr(prog, '/');
 	fprintf(stderr, "hetlaunch: %s: %s on %zu x %zu (%zu ranks, %s): %s\n", cfg->name,
 	        base ? base + 1 : prog, run->nprow, run->npcol, run->nranks,
 	        run->baseline ? "cyclic" : "hetero", run->passed ? "PASSED" : "FAILED");
 	for (size_t i = 0; i < run->results.nresults; i++) {
 		const hl_result *r = &run->results.results[i];
-		fprintf(stderr, "  n %zu nb %zu: %.3f s, %.3f Gflop/s %s\n", r->n, r->nb,
-		        r->time, r->gflops, r->check);
+		if (r->wall)
+			fprintf(stderr, "  n %zu: %.3f s (the job's wall time: the program printed no "
+			        "result line) %s\n", r->n, r->time, r->check);
+		else
+			fprintf(stderr, "  n %zu nb %zu: %.3f s, %.3f Gflop/s%s%.3g %s\n", r->n, r->nb,
+			        r->time, r->gflops, isfinite(r->residual) ? ", residual " : "",
+			        isfinite(r->residual) ? r->residual : 0.0, r->check);
 	}
 	if (run->predicted_time > 0 && run->time > 0)
 		fprintf(stderr, "  predicted %.3f s at the emulated speeds; measured / predicted "
@@ -102,7 +105,7 @@ static int load(const char *file, diag *d, hl_config *cfg, hl_plan *plan)
 		diag_print(d, stderr);
 		return -1;
 	}
-	if (hl_plan_build(cfg, d, plan) < 0) {
+	if (hl_plan_build_checked(cfg, d, plan) < 0) {
 		diag_print(d, stderr);
 		hl_config_free(cfg);
 		return -1;
@@ -185,6 +188,7 @@ static void compare_json(jw *w, const compare_ctx *c)
 	jw_key(w, "predicted_speedup"); jw_num(w, pred);
 	jw_key(w, "fraction_of_predicted"); jw_num(w, pred > 0 ? meas / pred : 0.0);
 	jw_key(w, "passed"); jw_bool(w, c->cyc->passed && c->het->passed);
+	hl_compare_sizes_json(w, c->cyc, c->het);
 	jw_end(w);
 }
 
@@ -270,6 +274,10 @@ int hl_cmd_compare(int argc, char **argv)
 		fprintf(stderr, "hetlaunch: cyclic %.3f s, hetero %.3f s: speedup %.2f, predicted %.2f "
 		        "(%.0f%% of predicted)\n", cyc.time, het.time, meas, pred,
 		        pred > 0 ? 100 * meas / pred : 0.0);
+		hl_compare_sizes_print(&cyc, &het, stderr);
+		char msg[PATH_MAX + 128];
+		hl_balance_png(dir, &cfg, &cyc, &het, msg, sizeof msg);
+		fprintf(stderr, "hetlaunch: %s\n", msg);
 		if (a.json) {
 			jw w;
 			jw_init(&w, stdout);

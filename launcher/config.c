@@ -22,11 +22,6 @@
 #define MAX_MACHINES 100000   /* processors after expansion */
 #define MAX_NAME 253          /* a DNS name's limit */
 
-const char *hl_kernel_name(hl_kernel k)
-{
-	static const char *const names[] = { "lu", "qr", "mm", "exec", "ring", "mw" };
-	return names[k];
-}
 
 const char *hl_allocation_name(hl_allocation a)
 {
@@ -248,6 +243,7 @@ static int check_duplicate_keys(diag *d, const yt_node *map)
 
 typedef struct {
 	const yt_node *name, *host, *cycle_time, *speed, *count, *latency, *bandwidth;
+	const yt_node *memory_gb, *emulate_mflops;
 } machine_keys;
 
 /* extra: the layout's own per-machine keys (read by its row's check). */
@@ -278,12 +274,17 @@ static int read_machine_keys(diag *d, const yt_node *m, const char *const *extra
 			k->latency = val;
 		else if (strcmp(s, "bandwidth_mbps") == 0)
 			k->bandwidth = val;
+		else if (strcmp(s, "memory_gb") == 0)
+			k->memory_gb = val;
+		else if (strcmp(s, "emulate_mflops") == 0)
+			k->emulate_mflops = val;
 		else if (hl_key_in(extra, s))
 			continue;
 		else {
 			diag_error(d, key->line, key->col,
 			           "machines: unknown key \"%s\" (allowed: name, host, cycle_time, "
-			           "speed, count, latency_us, bandwidth_mbps)", s);
+			           "speed, count, latency_us, bandwidth_mbps, memory_gb, emulate_mflops)",
+			           s);
 			rc = -1;
 		}
 	}
@@ -351,6 +352,10 @@ static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 			rc = -1;
 		if (k.bandwidth && get_positive(d, "bandwidth_mbps", k.bandwidth, &x) < 0)
 			rc = -1;
+		if (k.memory_gb && get_positive(d, "memory_gb", k.memory_gb, &x) < 0)
+			rc = -1;
+		if (k.emulate_mflops && get_positive(d, "emulate_mflops", k.emulate_mflops, &x) < 0)
+			rc = -1;
 		total += counts[i];
 	}
 	if (seen_ct && seen_speed) {
@@ -390,6 +395,11 @@ static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 			get_positive(d, "", k.latency, &lat);
 		if (k.bandwidth)
 			get_positive(d, "", k.bandwidth, &bw);
+		double mem = 0.0, emf = 0.0;
+		if (k.memory_gb)
+			get_positive(d, "", k.memory_gb, &mem);
+		if (k.emulate_mflops)
+			get_positive(d, "", k.emulate_mflops, &emf);
 		for (size_t j = 0; j < counts[i]; j++) {
 			hl_machine *hm = &cfg->machines[cfg->nmachines++];
 			size_t len = strlen(k.name->value) + 24;
@@ -407,6 +417,8 @@ static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 			hm->cycle_time = k.speed ? 1.0 / val : val;
 			hm->latency_us = lat;
 			hm->bandwidth_mbps = bw;
+			hm->memory_gb = mem;
+			hm->emulate_mflops = emf;
 			hm->loc.line = m->line;
 			hm->loc.col = m->col;
 			hm->entry = i;
@@ -564,7 +576,7 @@ static void unknown_key(diag *d, const yt_node *key, const yt_node *v, const hl_
 	}
 	diag_error(d, key->line, key->col,
 	           "unknown key \"%s\" (allowed: name, machines, layout, kernel, n, nb, "
-	           "max_procs, program, args, emulate, timeout, mpiexec%s%s%s%s)", s,
+	           "tester, max_procs, program, args, emulate, timeout, mpiexec%s%s%s%s)", s,
 	           own[0] ? "; for layout: " : "", own[0] ? mine->name : "", own[0] ? ": " : "",
 	           own);
 }
@@ -637,6 +649,49 @@ static char *stem_of(const char *path)
 	return strndup(base, len);
 }
 
+/* kernel: a row of the kernel table (kernels.h). */
+static int get_kernel(diag *d, const yt_node *v, hl_kernel *out)
+{
+	if (want_scalar(d, "kernel", v) < 0)
+		return -1;
+	const hl_kernel_def *row = hl_kernel_find(v->value, 0);
+	if (row == NULL) {
+		diag_error(d, v->line, v->col, "kernel: expected one of %s, got \"%s\"",
+		           hl_kernel_names(), v->value);
+		return -1;
+	}
+	*out = row->id;
+	return 0;
+}
+
+/* n: N or a list [N1, N2, ...] (INTERFACE.md "Dense kernels at any size");
+ * cfg->n is the largest, which the plan and the memory check use. */
+static int get_sizes(diag *d, const yt_node *v, hl_config *cfg)
+{
+	size_t cnt = v->kind == YT_SEQ ? v->n : 1;
+	if (cnt == 0) {
+		diag_error(d, v->line, v->col, "n: expected a size or a non-empty list of sizes");
+		return -1;
+	}
+	free(cfg->sizes);
+	cfg->nsizes = 0;
+	if ((cfg->sizes = calloc(cnt, sizeof *cfg->sizes)) == NULL)
+		return -1;
+	int rc = 0;
+	cfg->n = 0;
+	for (size_t i = 0; i < cnt; i++) {
+		const yt_node *x = v->kind == YT_SEQ ? v->items[i] : v;
+		if (get_size(d, "n", x, 1, 10000000, &cfg->sizes[i]) < 0) {
+			rc = -1;
+			continue;
+		}
+		if (cfg->sizes[i] > cfg->n)
+			cfg->n = cfg->sizes[i];
+	}
+	cfg->nsizes = cnt;
+	return rc;
+}
+
 int hl_config_load(const char *path, diag *d, hl_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
@@ -664,12 +719,11 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 	if (load_layout(d, root, cfg) < 0)
 		rc = -1;
 
-	const yt_node *machines = NULL, *args = NULL, *program = NULL, *nbv = NULL, *nv = NULL;
-	const yt_node *kernelv = NULL;
+	const yt_node *machines = NULL, *args = NULL, *program = NULL, *nbv = NULL, *nv = NULL,
+	              *tester = NULL, *kernelv = NULL;
 	for (size_t i = 0; i < root->n; i++) {
 		const yt_node *key = root->items[2 * i], *v = root->items[2 * i + 1];
 		const char *s = key->kind == YT_SCALAR ? key->value : "";
-		int e;
 		if (strcmp(s, "name") == 0) {
 			if (want_scalar(d, s, v) < 0 || check_ident(d, s, v, "") < 0)
 				rc = -1;
@@ -683,15 +737,17 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 			if (cfg->layout->load_key(cfg, s, v, d) < 0)
 				rc = -1;
 		} else if (strcmp(s, "kernel") == 0) {
-			static const char *const names[] = { "lu", "qr", "mm", "exec", "ring", "mw" };
 			kernelv = v;
-			if (get_enum(d, s, v, names, 6, &e) < 0)
+			if (get_kernel(d, v, &cfg->kernel) < 0)
 				rc = -1;
-			else
-				cfg->kernel = (hl_kernel)e;
+		} else if (strcmp(s, "tester") == 0) {
+			static const char *const names[] = { "driver", "stock" };
+			tester = v;
+			if (get_enum(d, s, v, names, 2, &cfg->stock) < 0)
+				rc = -1;
 		} else if (strcmp(s, "n") == 0) {
 			nv = v;
-			if (get_size(d, s, v, 1, 10000000, &cfg->n) < 0)
+			if (get_sizes(d, v, cfg) < 0)
 				rc = -1;
 		} else if (strcmp(s, "nb") == 0) {
 			nbv = v;
@@ -754,16 +810,19 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 		rc = -1;
 	}
 
+	if (tester && cfg->stock && hl_kernel_row(cfg->kernel, 1)->stock != 1) {
+		diag_error(d, tester->line, tester->col, "tester: stock has no %s (it has lu, qr "
+		           "and mm)", hl_kernel_name(cfg->kernel));
+		rc = -1;
+	}
 	if (args && cfg->kernel != HL_KERNEL_EXEC) {
 		diag_error(d, args->line, args->col, "args is for kernel: exec");
 		rc = -1;
 	}
-	if (kernelv && cfg->kernel == HL_KERNEL_RING && strcmp(cfg->layout->name, "ring") != 0) {
-		diag_error(d, kernelv->line, kernelv->col, "kernel: ring is for layout: ring");
-		rc = -1;
-	}
-	if (kernelv && cfg->kernel == HL_KERNEL_MW && strcmp(cfg->layout->name, "master-worker") != 0) {
-		diag_error(d, kernelv->line, kernelv->col, "kernel: mw is for layout: master-worker");
+	const char *klayout = hl_kernel_row(cfg->kernel, 0)->layout;
+	if (kernelv && klayout && strcmp(cfg->layout->name, klayout) != 0) {
+		diag_error(d, kernelv->line, kernelv->col, "kernel: %s is for layout: %s",
+		           hl_kernel_name(cfg->kernel), klayout);
 		rc = -1;
 	}
 	if (cfg->kernel == HL_KERNEL_EXEC && program == NULL) {
@@ -771,12 +830,22 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 		rc = -1;
 	}
 
+	if (rc == 0 && cfg->nsizes == 0) {   /* n: omitted */
+		if ((cfg->sizes = malloc(sizeof *cfg->sizes)) == NULL)
+			rc = -1;
+		else
+			cfg->sizes[cfg->nsizes++] = cfg->n;
+	}
+	size_t smallest = cfg->n;
+	for (size_t i = 0; i < cfg->nsizes; i++)
+		if (cfg->sizes[i] < smallest)
+			smallest = cfg->sizes[i];
 	/* Impossible shapes. */
 	if (rc == 0) {
-		if (cfg->nb > cfg->n) {
+		if (cfg->nb > smallest) {
 			const yt_node *at = nbv ? nbv : nv;
 			diag_error(d, at->line, at->col, "nb = %zu is larger than n = %zu",
-			           cfg->nb, cfg->n);
+			           cfg->nb, smallest);
 			rc = -1;
 		} else if (cfg->layout->check && cfg->layout->check(cfg, root, d) < 0) {
 			rc = -1;
@@ -808,6 +877,7 @@ void hl_config_free(hl_config *cfg)
 			free(cfg->mpiexec[i]);
 	free(cfg->mpiexec);
 	free(cfg->program);
+	free(cfg->sizes);
 	free(cfg->name);
 	free(cfg->file);
 	memset(cfg, 0, sizeof *cfg);

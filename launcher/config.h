@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "kernels.h"
 
 typedef struct { size_t line, col; } hl_loc;
 
@@ -20,6 +21,8 @@ typedef struct {
 	double speed;        /* as given, or 0 when cycle_time was given */
 	double latency_us;   /* emulated network: 0 = the cluster's */
 	double bandwidth_mbps;
+	double memory_gb;    /* memory for this machine's processes; 0: unknown */
+	double emulate_mflops; /* emulated speed overriding cycle_time's; 0: none */
 	hl_loc loc;          /* the list entry */
 	size_t entry;        /* index of that entry in the YAML list */
 } hl_machine;
@@ -27,9 +30,6 @@ typedef struct {
 /* A layout is a row of the registry (layout.h, layouts.c). */
 typedef struct hl_layout_ops hl_layout_ops;
 typedef enum { HL_ARR_AUTO, HL_ARR_EXACT, HL_ARR_HEURISTIC } hl_arrangement;
-typedef enum { HL_KERNEL_LU, HL_KERNEL_QR, HL_KERNEL_MM, HL_KERNEL_EXEC,
-               HL_KERNEL_RING /* layout: ring's stencil, hl-ring */,
-               HL_KERNEL_MW /* layout: master-worker only */ } hl_kernel;
 typedef enum { HL_ALLOC_PLAIN, HL_ALLOC_OPTIMIZED } hl_allocation;
 
 /* emulate: true, or a mapping (issue 5; README "Emulation"). */
@@ -64,7 +64,10 @@ typedef struct {
 	hl_arrangement arrangement;
 	hl_kernel kernel;
 	hl_allocation allocation;
-	size_t n, nb;
+	size_t n, nb;            /* n: the largest of sizes[] (the plan's) */
+	size_t *sizes;           /* n: N or n: [N1, N2, ...], in the file's order */
+	size_t nsizes;
+	int stock;               /* tester: stock (Debian's testers, kernels.h) */
 	size_t max_procs;        /* cap on virtual processes when we choose B */
 	char *program;           /* NULL: the kernel's default */
 	char **args;             /* NULL-terminated; kernel exec */
@@ -86,7 +89,6 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg);
 void hl_config_free(hl_config *cfg);
 
 const char *hl_layout_name(const hl_layout_ops *l);
-const char *hl_kernel_name(hl_kernel k);
 const char *hl_allocation_name(hl_allocation a);
 const char *hl_arrangement_name(hl_arrangement a);
 

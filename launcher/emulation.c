@@ -85,6 +85,13 @@ static void cleanup_at_exit(void)
 		hl_emu_destroy(registered);
 }
 
+/* Machine i's emulated speed: its emulate_mflops, or K / cycle_time. */
+static double machine_mflops(const hl_emu *e, const hl_config *cfg, size_t i)
+{
+	const hl_machine *m = &cfg->machines[i];
+	return m->emulate_mflops > 0 ? m->emulate_mflops : e->K / m->cycle_time;
+}
+
 int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, hl_emu *e,
                   int *status, char *err, size_t errlen)
 {
@@ -127,6 +134,18 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 		st = vproc_emu_speeds(p, t, host_mflops, e->cores, cfg->emu.mflops, tref,
 		                      e->scale, &e->K);
 	free(t);
+	/* Per machine emulate_mflops (INTERFACE.md): its speed, whatever its
+	 * cycle_time says; scale = emulated seconds per CPU second. */
+	for (size_t i = 0; st == VPROC_OK && cfg->emulate && i < p; i++) {
+		double mf = cfg->machines[i].emulate_mflops;
+		if (mf > 0 && host_mflops / mf < 1.0) {
+			snprintf(err, errlen, "%s: emulate_mflops %g is faster than this computer "
+			         "(%.0f Mflop/s per core)", cfg->machines[i].name, mf, host_mflops);
+			return -1;
+		}
+		if (mf > 0)
+			e->scale[i] = host_mflops / mf;
+	}
 	if (st != VPROC_OK) {
 		snprintf(err, errlen, "emulate: mflops = %g at cycle_time %g makes the fastest "
 		         "machine run at %.0f Mflop/s; this computer does %.0f Mflop/s per core, "
@@ -176,7 +195,7 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 	for (size_t i = 0; i < p; i++) {
 		const hl_machine *hm = &cfg->machines[i];
 		s->machines[i].scale = e->scale[i];
-		s->machines[i].mflops = cfg->emulate ? e->K / hm->cycle_time : 0.0;
+		s->machines[i].mflops = cfg->emulate ? machine_mflops(e, cfg, i) : 0.0;
 		s->machines[i].latency_ns =
 			(hm->latency_us > 0 ? hm->latency_us : cfg->emu.latency_us) * 1e3;
 		s->machines[i].bytes_per_s =
@@ -197,8 +216,7 @@ void hl_emu_print_speeds(const hl_emu *e, const hl_config *cfg)
 	        "emulated speeds%s:", e->host_mflops, e->cores,
 	        e->chosen ? " (chosen: the cluster asks at most half of it, a machine a quarter of a core)" : "");
 	for (size_t i = 0; i < e->nmachines; i++)
-		fprintf(stderr, " %s %.0f", cfg->machines[i].name,
-		        e->K / cfg->machines[i].cycle_time);
+		fprintf(stderr, " %s %.0f", cfg->machines[i].name, machine_mflops(e, cfg, i));
 	fprintf(stderr, " Mflop/s\n");
 }
 
@@ -233,7 +251,7 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 		const vr_machine *m = s ? &s->machines[i] : NULL;
 		jw_obj(w);
 		jw_key(w, "name"); jw_str(w, cfg->machines[i].name);
-		jw_key(w, "mflops"); jw_num(w, e->K / cfg->machines[i].cycle_time);
+		jw_key(w, "mflops"); jw_num(w, machine_mflops(e, cfg, i));
 		jw_key(w, "scale"); jw_num(w, e->scale[i]);
 		if (m) {
 			overruns += atomic_load(&m->overruns);

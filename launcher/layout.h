@@ -25,7 +25,6 @@
 #include "diag.h"
 #include "json.h"
 #include "plan.h"
-#include "testers.h"
 #include "yamltree.h"
 
 struct hl_layout_ops {
@@ -69,17 +68,13 @@ struct hl_layout_ops {
 	/* The predicted speedup of the plan over the baseline (0: none). */
 	double (*predicted_speedup)(const hl_plan *plan);
 
-	/* Optional (NULL: the stock testers), for a layout whose kernel is an MPI
-	 * program of ours: where it is (relative to the installation, as
-	 * lib/libvproc.so is), its arguments for the plan or the baseline (a
-	 * NULL-terminated malloc'd array of malloc'd strings; NULL when out of
-	 * memory), and the parser of its log (0, or -1). */
-	const char *program;
-	char **(*job_args)(const hl_plan *plan, int baseline);
-	int (*parse_log)(const char *log, hl_results *out);
-	/* Optional: the predicted time in seconds of an emulated run, where a
-	 * machine of cycle time t runs at K/t Mflop/s (0: none). */
-	double (*predicted_seconds)(const hl_plan *plan, int baseline, double K);
+	/* Optional (NULL: none).  kernel_args: the arguments of a kernel fed
+	 * by this layout's plan (kernels.h, HL_INPUT_PLAN), for the plan or the
+	 * baseline (out: a malloc'ed array of nargs malloc'ed strings; 0, or -1
+	 * when out of memory).  predicted_time: the job's predicted time in
+	 * cycle_time units (an emulated run divides it by its K). */
+	int (*kernel_args)(const hl_plan *plan, int baseline, char ***args, size_t *nargs);
+	double (*predicted_time)(const hl_plan *plan, int baseline);
 };
 
 /* The registry, in the order `hetlaunch --help` and errors list them;

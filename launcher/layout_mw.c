@@ -184,6 +184,8 @@ static int check_mw(hl_config *cfg, const yt_node *root, diag *d)
 		rc = -1;
 	/* n and M of the plan document: the columns of B and C */
 	cfg->n = k->blocks[2] * cfg->nb;
+	if (cfg->nsizes == 1)
+		cfg->sizes[0] = cfg->n;
 	return rc;
 }
 
@@ -545,7 +547,7 @@ static char *list_arg(const char *key, const mw_plan *x, const double *d, const 
 }
 
 /* The plan's scheduler (HoLM for `all`); compare's baseline is ODDOML. */
-static char **job_args_mw(const hl_plan *pl, int baseline)
+static int kernel_args_mw(const hl_plan *pl, int baseline, char ***args, size_t *nargs)
 {
 	const mw_plan *x = pl->ext;
 	vproc_mw_sched s = baseline ? VPROC_MW_ODDOML : chosen(pl);
@@ -563,56 +565,26 @@ static char **job_args_mw(const hl_plan *pl, int baseline)
 		oom |= (v[5] = list_arg("c", x, x->c, NULL)) == NULL;
 		oom |= (v[6] = list_arg("w", x, x->w, NULL)) == NULL;
 	}
-	if (oom && v) {
-		for (size_t i = 0; i < 7; i++)
+	if (oom) {
+		for (size_t i = 0; v && i < 7; i++)
 			free(v[i]);
 		free(v);
-		v = NULL;
+		return -1;
 	}
-	return v;
-}
-
-/* Its result line: HLMW kernel=mw ... time= ... passed= (mw.c's header). */
-static int parse_log_mw(const char *log, hl_results *out)
-{
-	hl_results_init(out);
-	const char *l = log ? strstr(log, "HLMW kernel=mw ") : NULL;
-	if (l == NULL)
-		return -1;
-	int r, t, s, q, p, passed;
-	double time;
-	if (sscanf(l, "HLMW kernel=mw scheduler=%*s r=%d t=%d s=%d q=%d m=%*u p=%d mu=%*d "
-	           "sets=%*d time=%lf residual=%*s passed=%d", &r, &t, &s, &q, &p, &time,
-	           &passed) != 7)
-		return -1;
-	out->results = calloc(1, sizeof *out->results);
-	if (out->results == NULL)
-		return -1;
-	hl_result *res = &out->results[0];
-	res->n = (size_t)s * (size_t)q;
-	res->nb = (size_t)q;
-	res->nprow = 1;
-	res->npcol = (size_t)p + 1;
-	res->time = res->rate_time = time;
-	res->gflops = 2.0 * r * s * t * pow(q, 3) / time / 1e9;
-	snprintf(res->check, sizeof res->check, "%s", passed ? "PASSED" : "FAILED");
-	out->nresults = 1;
-	out->npassed = passed;
-	out->nfailed = !passed;
-	out->nskipped = 0;
-	out->finished = 1;
-	out->passed = passed;
+	*args = v;
+	*nargs = 7;
 	return 0;
 }
 
-/* The simulated makespan in seconds: one unit of cycle_time is a block
- * update, 2 q^3 flops, on a machine of cycle time 1, which runs at K Mflop/s. */
-static double predicted_seconds_mw(const hl_plan *pl, int baseline, double K)
+/* The simulated makespan as run.c wants it (divided by K there): one unit
+ * of cycle_time is a block update, 2 q^3 flops, i.e. 2 q^3 / 10^6 Mflop
+ * at K Mflop/s on a machine of cycle time 1. */
+static double predicted_time_mw(const hl_plan *pl, int baseline)
 {
 	const mw_plan *x = pl->ext;
 	vproc_mw_sched s = baseline ? VPROC_MW_ODDOML : chosen(pl);
 	double q = (double)pl->cfg->nb;
-	return x->res[s].makespan * 2.0 * q * q * q / (K * 1e6);
+	return x->res[s].makespan * 2.0 * q * q * q / 1e6;
 }
 
 const hl_layout_ops hl_layout_mw = {
@@ -630,8 +602,6 @@ const hl_layout_ops hl_layout_mw = {
 	.ranks = ranks_mw,
 	.ranks_baseline = ranks_mw,
 	.predicted_speedup = speedup_mw,
-	.program = "lib/hetlaunch/hl-mw",
-	.job_args = job_args_mw,
-	.parse_log = parse_log_mw,
-	.predicted_seconds = predicted_seconds_mw,
+	.kernel_args = kernel_args_mw,
+	.predicted_time = predicted_time_mw,
 };

@@ -518,6 +518,8 @@ const hl_layout_ops hl_layout_ring = {
 	.ranks = ranks_ring,
 	.ranks_baseline = ranks_ring_baseline,
 	.predicted_speedup = speedup_ring,
+	.kernel_args = hl_ring_args,
+	.predicted_time = hl_ring_predicted,
 };
 
 /* ---- running hl-ring (layout_ring.h) ---------------------------------------- */
@@ -594,47 +596,6 @@ int hl_ring_args(const hl_plan *plan, int baseline, char ***args, size_t *nargs)
 	free(n);
 	free(ident);
 	return rc;
-}
-
-/* The value of " key=" in line, or NULL. */
-static const char *field(const char *line, const char *key)
-{
-	size_t k = strlen(key);
-	for (const char *s = strchr(line, ' '); s; s = strchr(s + 1, ' '))
-		if (strncmp(s + 1, key, k) == 0 && s[1 + k] == '=')
-			return s + 2 + k;
-	return NULL;
-}
-
-int hl_ring_parse(const char *log, hl_results *out)
-{
-	hl_results_free(out);
-	const char *line = log;
-	while (line && strncmp(line, "hetlaunch-result ", 17) != 0) {
-		line = strchr(line, '\n');
-		line = line ? line + 1 : NULL;
-	}
-	const char *t = line ? field(line, "time") : NULL, *ps = line ? field(line, "passed") : NULL;
-	const char *n = line ? field(line, "n") : NULL, *nb = line ? field(line, "nb") : NULL;
-	const char *q = line ? field(line, "Q") : NULL, *g = line ? field(line, "gflops") : NULL;
-	if (!t || !ps || !n || !nb || !q || !g)
-		return -1;
-	out->results = calloc(1, sizeof *out->results);
-	if (!out->results)
-		return -1;
-	hl_result *x = out->results;
-	x->n = strtoul(n, NULL, 10);
-	x->nb = strtoul(nb, NULL, 10);
-	x->nprow = 1;
-	x->npcol = strtoul(q, NULL, 10);
-	x->time = strtod(t, NULL);
-	x->rate_time = x->time;
-	x->gflops = strtod(g, NULL);
-	out->passed = *ps == '1';
-	snprintf(x->check, sizeof x->check, "%s", out->passed ? "PASSED" : "FAILED");
-	out->nresults = 1;
-	out->finished = 1;
-	return 0;
 }
 
 const double *hl_ring_links(const hl_config *cfg)

@@ -34,9 +34,4 @@ double hl_ring_predicted(const hl_plan *plan, int baseline);
  * Mbit of H), or NULL for another layout. */
 const double *hl_ring_links(const hl_config *cfg);
 
-/* Read hl-ring's log: its result line becomes one hl_result (n = columns,
- * nb = rows, time = the mean iteration, check PASSED or FAILED);
- * out->passed when it printed passed=1.  0, or -1 when there is none. */
-int hl_ring_parse(const char *log, hl_results *out);
-
 #endif

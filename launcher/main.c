@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "diag.h"
+#include "memory.h"
 #include "hostfile.h"
 #include "run.h"
 #include "plan.h"
@@ -91,7 +92,7 @@ static int cmd_plan(int argc, char **argv)
 	hl_config cfg;
 	hl_plan plan;
 	int rc = 0;
-	if (hl_config_load(file, &d, &cfg) < 0 || hl_plan_build(&cfg, &d, &plan) < 0) {
+	if (hl_config_load(file, &d, &cfg) < 0 || hl_plan_build_checked(&cfg, &d, &plan) < 0) {
 		diag_print(&d, stderr);
 		rc = EXIT_USAGE;
 	} else {

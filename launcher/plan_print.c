@@ -7,11 +7,13 @@
 
 #include "json.h"
 #include "layout.h"
+#include "memory.h"
 #include "plan.h"
 
 void hl_plan_print_text(const hl_plan *pl, FILE *out)
 {
 	pl->cfg->layout->print_text(pl, out);
+	hl_memory_print_text(pl, out);
 }
 
 void hl_plan_print_json(const hl_plan *pl, FILE *out)
@@ -46,6 +48,7 @@ void hl_plan_print_json(const hl_plan *pl, FILE *out)
 	jw_end(&w);
 
 	cfg->layout->print_json(pl, &w);
+	hl_memory_json(pl, &w);
 	jw_end(&w);
 	jw_done(&w);
 }

@@ -21,7 +21,6 @@
 #include "json.h"
 #include "run.h"
 #include "layout.h"
-#include "layout_ring.h"
 
 #define DEFAULT_MPIEXEC "mpiexec.hydra"
 
@@ -78,7 +77,7 @@ static int fill_plan(FILE *f, void *arg)
 static int fill_dat(FILE *f, void *arg)
 {
 	const fill_ctx *c = arg;
-	return hl_tester_write_dat(c->cfg->kernel, c->cfg->n, c->cfg->nb, c->run->nprow,
+	return hl_tester_write_dat(c->cfg->kernel, c->cfg->sizes[0], c->cfg->nb, c->run->nprow,
 	                           c->run->npcol, f);
 }
 
@@ -119,6 +118,51 @@ static int fill_command(FILE *f, void *arg)
 static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run,
                         const hl_emu *emu);
 
+/* INTERFACE.md "Dense kernels at any size": routine, residual, passed; and
+ * where the time came from when the program printed no result line. */
+static void report_result_extra(jw *w, const hl_result *r)
+{
+	if (r->routine[0]) {
+		jw_key(w, "routine"); jw_str(w, r->routine);
+	}
+	jw_key(w, "residual");
+	if (isfinite(r->residual))
+		jw_num(w, r->residual);
+	else
+		jw_null(w);
+	jw_key(w, "passed"); jw_bool(w, strcmp(r->check, "PASSED") == 0 || (r->check[0] == '\0' &&
+	                                 r->time >= 0));
+	if (r->wall) {
+		jw_key(w, "time_source"); jw_str(w, "wall");
+	}
+}
+
+/* ranks[] = [{rank, machine, compute, wait}]: the program's per-rank lines
+ * (hl-driver), null times when it printed none. */
+static void report_ranks(jw *w, const hl_config *cfg, const hl_run *run)
+{
+	jw_key(w, "ranks");
+	jw_arr(w);
+	for (size_t k = 0; run->rank_machine && k < run->nranks; k++) {
+		const hl_rank_time *t = k < run->results.nranks ? &run->results.ranks[k] : NULL;
+		jw_obj(w);
+		jw_key(w, "rank"); jw_uint(w, k);
+		jw_key(w, "machine"); jw_str(w, cfg->machines[run->rank_machine[k]].name);
+		jw_key(w, "compute");
+		if (t)
+			jw_num(w, t->compute);
+		else
+			jw_null(w);
+		jw_key(w, "wait");
+		if (t)
+			jw_num(w, t->wait);
+		else
+			jw_null(w);
+		jw_end(w);
+	}
+	jw_end(w);
+}
+
 void hl_run_report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run)
 {
 	report_json(w, cfg, plan, run, NULL);
@@ -133,7 +177,8 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 	jw_key(w, "mapping"); jw_str(w, run->baseline ? "cyclic" : "hetero");
 	jw_key(w, "nprow"); jw_uint(w, run->nprow);
 	jw_key(w, "npcol"); jw_uint(w, run->npcol);
-	jw_key(w, "ranks"); jw_uint(w, run->nranks);
+	jw_key(w, "nranks"); jw_uint(w, run->nranks);
+	report_ranks(w, cfg, run);
 	jw_key(w, "n"); jw_uint(w, cfg->n);
 	jw_key(w, "nb"); jw_uint(w, cfg->nb);
 	jw_key(w, "results");
@@ -155,6 +200,7 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 		else
 			jw_null(w);
 		jw_key(w, "check"); jw_str(w, r->check);
+		report_result_extra(w, r);
 		jw_end(w);
 	}
 	jw_end(w);
@@ -322,6 +368,37 @@ static void make_dir_name(const hl_config *cfg, const hl_run_opts *o, char *out,
 		snprintf(out, len, "runs/%s-%s%s-%d", cfg->name, stamp, suffix, k);
 }
 
+/* A program without a result line (INTERFACE.md, kernel exec): one result,
+ * the job's wall time, marked so in the report. */
+/* The arguments a layout's plan gives its kernel (HL_INPUT_PLAN). */
+static int plan_args(const hl_config *cfg, const hl_plan *plan, int baseline, argv_t *a)
+{
+	char **v = NULL;
+	size_t n = 0;
+	int oom = cfg->layout->kernel_args == NULL ||
+	          cfg->layout->kernel_args(plan, baseline, &v, &n) < 0;
+	for (size_t i = 0; i < n; i++) {
+		oom |= argv_push(a, v[i]);
+		free(v[i]);
+	}
+	free(v);
+	return oom;
+}
+
+static void wall_result(const hl_config *cfg, hl_run *run)
+{
+	hl_result *r = malloc(sizeof *r);
+	if (r == NULL)
+		return;
+	*r = (hl_result){ .n = cfg->n, .nb = cfg->nb, .nprow = run->nprow, .npcol = run->npcol,
+	                  .time = run->job.elapsed, .gflops = NAN, .rate_time = NAN,
+	                  .residual = NAN, .wall = 1 };
+	strcpy(r->check, run->passed ? "PASSED" : "FAILED");
+	free(run->results.results);
+	run->results.results = r;
+	run->results.nresults = 1;
+}
+
 int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, hl_run *run)
 {
 	memset(run, 0, sizeof *run);
@@ -337,36 +414,33 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	run->nranks = ranks.nranks;
 
 	/* Refuse what cannot work before anything is written. */
-	const char *program = cfg->program ? cfg->program : hl_tester_program(cfg->kernel);
-	const hl_layout_ops *lay = cfg->layout;
-	char own[PATH_MAX] = "";   /* the layout's own program (layout.h) */
-	if (!cfg->program && lay->program &&
-	    hl_beside_binary("HETLAUNCH_KERNEL", lay->program, 1, own, sizeof own) != 0) {
+	const hl_kernel_def *row = hl_kernel_row(cfg->kernel, cfg->stock);
+	char program[PATH_MAX];
+	if (hl_kernel_program(row, cfg->program, program, sizeof program, err, sizeof err) < 0) {
 		hl_ranks_free(&ranks);
-		return fail(run, 1, "cannot find %s (set HETLAUNCH_KERNEL to its path)", lay->program);
+		return fail(run, 1, "%s", err);
 	}
-	if (own[0])
-		program = own;
-	char ring_prog[PATH_MAX] = "";   /* kernel: ring runs hl-ring, beside the binary */
-	if (cfg->kernel == HL_KERNEL_RING && !cfg->program) {
-		if (hl_beside_binary("HETLAUNCH_RING", "lib/hetlaunch/hl-ring", 1, ring_prog,
-		                     sizeof ring_prog) != 0) {
-			hl_ranks_free(&ranks);
-			return fail(run, 1, "cannot find hl-ring %s (set HETLAUNCH_RING to its path)",
-			            ring_prog);
-		}
-		program = ring_prog;
+	if (row->input == HL_INPUT_DAT && cfg->nsizes > 1) {
+		hl_ranks_free(&ranks);
+		return fail(run, 2, "%s: tester: stock runs one size per job (n has %zu)", cfg->file,
+		            cfg->nsizes);
 	}
-	if (cfg->kernel != HL_KERNEL_EXEC && cfg->kernel != HL_KERNEL_RING) {
-		size_t need = hl_tester_mem_need(cfg->kernel, cfg->n, cfg->nb, ranks.nprow, ranks.npcol);
-		size_t limit = hl_tester_mem_limit(cfg->kernel);
-		if (cfg->program == NULL && need > limit) {
+	if (row->mem_limit && cfg->program == NULL) {
+		size_t need = row->mem_need(cfg->kernel, cfg->n, cfg->nb, ranks.nprow, ranks.npcol);
+		if (need > row->mem_limit) {
 			hl_ranks_free(&ranks);
 			return fail(run, 2, "%s: n = %zu on a %zu x %zu grid needs %zu bytes per process "
 			            "in the stock %s, which has %zu: lower n or use more processes",
-			            cfg->file, cfg->n, run->nprow, run->npcol, need, program, limit);
+			            cfg->file, cfg->n, run->nprow, run->npcol, need, program,
+			            row->mem_limit);
 		}
 	}
+	free(run->rank_machine);
+	if ((run->rank_machine = malloc(ranks.nranks * sizeof *run->rank_machine)) == NULL) {
+		hl_ranks_free(&ranks);
+		return fail(run, 1, "out of memory");
+	}
+	memcpy(run->rank_machine, ranks.machine, ranks.nranks * sizeof *run->rank_machine);
 	char preload[PATH_MAX] = "";
 	/* The runtime beside the binary: bin/hetlaunch -> lib/libvproc.so. */
 	if (!o->no_preload &&
@@ -395,8 +469,7 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	snprintf(path, sizeof path, "%s/hosts.mpich", run->dir);
 	if (rc == 0)
 		rc = hl_hostfile_write(path, HL_HOSTS_MPICH, cfg, &ranks, err, sizeof err);
-	if (rc == 0 && cfg->kernel != HL_KERNEL_EXEC && cfg->kernel != HL_KERNEL_RING &&
-	    hl_tester_dat_name(cfg->kernel)) {
+	if (rc == 0 && row->input == HL_INPUT_DAT) {
 		snprintf(path, sizeof path, "%s/%s", run->dir, hl_tester_dat_name(cfg->kernel));
 		rc = hl_write_atomic(path, fill_dat, &fc, err, sizeof err);
 	}
@@ -480,28 +553,14 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_NB") | argv_pushf(&a, "%zu", cfg->nb);
 	oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_N") | argv_pushf(&a, "%zu", cfg->n);
 	oom |= argv_push(&a, program);
-	if (cfg->kernel == HL_KERNEL_EXEC)
-		for (size_t i = 0; i < cfg->nargs; i++)
-			oom |= argv_push(&a, cfg->args[i]);
-	if (own[0] && lay->job_args) {
-		char **extra = lay->job_args(plan, o->baseline);
-		oom |= extra == NULL;
-		for (size_t i = 0; extra && extra[i]; i++) {
-			oom |= argv_push(&a, extra[i]);
-			free(extra[i]);
-		}
-		free(extra);
-	}
-	if (cfg->kernel == HL_KERNEL_RING) {   /* the plan's columns (layout_ring.h) */
-		char **ra = NULL;
-		size_t nra = 0;
-		oom |= hl_ring_args(plan, o->baseline, &ra, &nra);
-		for (size_t i = 0; i < nra; i++) {
-			oom |= argv_push(&a, ra[i]);
-			free(ra[i]);
-		}
-		free(ra);
-	}
+	char **kargs = hl_kernel_args(row, cfg->args, cfg->nargs, cfg->sizes, cfg->nsizes, cfg->nb,
+	                              ranks.nprow, ranks.npcol);
+	oom |= kargs == NULL;
+	for (size_t i = 0; kargs && kargs[i]; i++)
+		oom |= argv_push(&a, kargs[i]);
+	hl_kernel_args_free(kargs);
+	if (row->input == HL_INPUT_PLAN)   /* what the layout's plan says */
+		oom |= plan_args(cfg, plan, o->baseline, &a);
 	hl_ranks_free(&ranks);
 	if (oom) {
 		argv_free(&a);
@@ -544,30 +603,25 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	}
 	argv_free(&a);
 
+	row->parse(cfg->kernel, run->job.log, &run->results);
 	if (cfg->kernel == HL_KERNEL_EXEC) {
 		run->passed = run->job.exit_code == 0 && !run->job.timed_out && !run->job.interrupted;
-	} else if (own[0] && lay->parse_log) {
-		lay->parse_log(run->job.log, &run->results);
-		run->passed = run->results.passed && run->job.exit_code == 0;
-		for (size_t i = 0; i < run->results.nresults; i++)
-			run->time += run->results.results[i].time;
-		if (run->emulated && emu.K > 0 && lay->predicted_seconds)
-			run->predicted_time = lay->predicted_seconds(plan, o->baseline, emu.K);
-	} else if (cfg->kernel == HL_KERNEL_RING) {   /* time: the mean iteration */
-		hl_ring_parse(run->job.log, &run->results);
-		run->passed = run->results.passed && run->job.exit_code == 0;
-		run->time = run->results.nresults ? run->results.results[0].time : 0.0;
-		if (run->emulated && emu.K > 0)   /* a machine of cycle time t runs at K/t */
-			run->predicted_time = hl_ring_predicted(plan, o->baseline) / emu.K;
+		if (run->results.nresults > 0)
+			run->passed &= run->results.passed;
+		else
+			wall_result(cfg, run);
 	} else {
-		hl_tester_parse(cfg->kernel, run->job.log, &run->results);
 		run->passed = run->results.passed && run->job.exit_code == 0;
-		for (size_t i = 0; i < run->results.nresults; i++)
-			run->time += isfinite(run->results.results[i].rate_time) &&
-			             run->results.results[i].rate_time > 0
-			                     ? run->results.results[i].rate_time
-			                     : run->results.results[i].time;
 	}
+	/* A layout that predicts its job's time: emulated, a machine of cycle
+	 * time t runs at K/t, so one unit of cycle_time takes 1/K s. */
+	if (cfg->layout->predicted_time && run->emulated && emu.K > 0)
+		run->predicted_time = cfg->layout->predicted_time(plan, o->baseline) / emu.K;
+	for (size_t i = 0; i < run->results.nresults; i++)
+		run->time += isfinite(run->results.results[i].rate_time) &&
+		             run->results.results[i].rate_time > 0
+		                     ? run->results.results[i].rate_time
+		                     : run->results.results[i].time;
 	run->status = 0;
 	diagnose(run, cfg, program);
 	if (run->status != 0)
@@ -587,4 +641,6 @@ void hl_run_free(hl_run *run)
 {
 	hl_results_free(&run->results);
 	hl_spawn_result_free(&run->job);
+	free(run->rank_machine);
+	run->rank_machine = NULL;
 }

@@ -36,6 +36,7 @@ typedef struct {
 	hl_spawn_result job;
 	int emulated, overrun_flagged;
 	double overrun_fraction;
+	size_t *rank_machine;    /* [nranks] config index of each rank's machine */
 } hl_run;
 
 /* Returns the exit status; *run is filled as far as it got (free it). */

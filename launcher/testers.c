@@ -283,6 +283,7 @@ void hl_results_free(hl_results *r)
 		return;
 	free(r->results);
 	free(r->error);
+	free(r->ranks);
 	hl_results_init(r);
 }
 
@@ -588,7 +589,7 @@ static int parse_line(hl_kernel k, char *line, mm_ctx *mm, hl_results *out,
 	}
 	char *tok[MAX_TOKENS];
 	size_t ntok = split(s, tok);
-	hl_result r = { .check = "" };
+	hl_result r = { .check = "", .residual = NAN };
 	int got = k == HL_KERNEL_LU ? lu_line(tok, ntok, &r)
 	        : k == HL_KERNEL_QR ? qr_line(tok, ntok, &r)
 	        : mm_line(tok, ntok, mm, &r);

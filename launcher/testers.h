@@ -69,9 +69,19 @@ typedef struct {
 	                   * solve).  More digits than `time`; NAN if unknown */
 	char check[8];    /* "PASSED", "FAILED", "BYPASS"; "" for mm (the PBLAS
 	                   * timer checks no residual) */
+	char routine[24]; /* hl-driver: e.g. "PDGETRF+PDGETRS"; "" otherwise */
+	double residual;  /* hl-driver: the scaled residual; NAN if unknown */
+	int wall;         /* 1: no result line, time is the job's wall time */
 } hl_result;
 
+/* One rank's compute and wait seconds (hl-driver's hetlaunch-rank lines),
+ * summed over the problems of the job. */
 typedef struct {
+	size_t rank;
+	double compute, wait;
+} hl_rank_time;
+
+typedef struct hl_results {
 	hl_result *results;  /* in the order printed */
 	size_t nresults;
 	/* The summary ("N tests completed and passed residual checks." ...);
@@ -81,6 +91,8 @@ typedef struct {
 	char *error;         /* the first error line it printed (memory, bad
 	                      * input, INFO != 0, Fortran/MPI abort), or NULL */
 	int passed;          /* see hl_tester_parse */
+	hl_rank_time *ranks; /* by rank, from hetlaunch-rank lines; NULL if none */
+	size_t nranks;
 } hl_results;
 
 /*

@@ -74,7 +74,7 @@ if [ -n "${HETLAUNCH:-}" ]; then
 		|| bad "run --dry-run: not the plan's columns $cols: $(cat "$tmp/out" "$tmp/err")"
 	"$HETLAUNCH" run "$cfg" --out "$tmp/run2" --quiet >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	[ $rc -eq 0 ] && python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r["passed"] and r["results"][0]["n"] == 1300 and r["ranks"] == 6 else 1)' "$tmp/run2/report.json" \
+	[ $rc -eq 0 ] && python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r["passed"] and r["results"][0]["n"] == 1300 and r["nranks"] == 6 else 1)' "$tmp/run2/report.json" \
 		&& ok || bad "hetlaunch run $cfg: exit $rc: $(cat "$tmp/err")"
 	"$HETLAUNCH" run "$cfg" --out "$tmp/run3" --baseline cyclic --dry-run >"$tmp/out" 2>/dev/null
 	grep -q -- "-n 13 .*hl-ring --columns [0-9,]* " "$tmp/out" && [ "$(sed 's/.*--columns \([0-9,]*\) .*/\1/' "$tmp/out" | tr ',' '\n' | awk '{s += $1} END {print NR, s}')" = "13 1300" ] && ok \

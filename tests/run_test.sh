@@ -195,6 +195,7 @@ tester_yaml() {  # NAME LAYOUT KERNEL EXTRA...
 		echo "  - {name: lhpcx, cycle_time: 200}"
 		echo "layout: $layout"
 		echo "kernel: $kernel"
+		echo "tester: stock"
 		echo "n: 240"
 		echo "nb: 16"
 		echo "emulate: true"

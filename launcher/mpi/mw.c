@@ -31,7 +31,10 @@
  * Output (stdout, rank 0): one line
  *   HLMW kernel=mw scheduler=S r= t= s= q= m= p= mu= sets= time= residual=
  *        passed= workers_used= blocks_sent= max_buffers= c_hash=
- * and one line per rank: HLMW-RANK rank= compute= wait= buffers=.
+ * and one line per rank: HLMW-RANK rank= compute= wait= buffers=; then the
+ * lines of launcher/mpi/hlmpi.h that hetlaunch reads: hetlaunch-result
+ * (routine=mw-S kernel=mw n=s q nb=q P=1 Q=p+1 time gflops residual passed)
+ * and hetlaunch-rank per rank.
  * Exit status 0 when the check passes (C x against C0 x + A (B x)).
  * MPI calls: Isend, Irecv, Send, Recv, Wait, Waitall, Testall, Reduce,
  * Barrier, Wtime -- all interposed by the runtime (cooperative waiting).
@@ -710,8 +713,11 @@ static int report(master *ms, double time)
 	size_t maxbuf = 0, used = 0;
 	int passed = res < 16.0;
 	char lines[64][128];
+	double (*stats)[3] = malloc(((size_t)jb->p + 1) * sizeof *stats);
+	if (!stats)
+		MPI_Abort(MPI_COMM_WORLD, 1);
 	for (int x = 1; x <= jb->p; x++) {
-		double st[3];
+		double *st = stats[x];
 		MPI_Recv(st, 3, MPI_DOUBLE, x, TAG_STATS, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		maxbuf = (size_t)st[2] > maxbuf ? (size_t)st[2] : maxbuf;
 		used += (size_t)ms->used[x];
@@ -728,7 +734,18 @@ static int report(master *ms, double time)
 	printf("HLMW-RANK rank=0 compute=%.6f wait=%.6f buffers=0\n", t_compute, t_wait);
 	for (int x = 1; x <= jb->p && x < 64; x++)
 		printf("%s\n", lines[x]);
+	/* the lines of launcher/mpi/hlmpi.h, which hetlaunch reads */
+	double q = jb->q, flops = 2.0 * jb->r * jb->s * jb->t * q * q * q;
+	printf("hetlaunch-result routine=mw-%s kernel=mw n=%d nb=%d P=1 Q=%d time=%.9g "
+	       "gflops=%.6g residual=%.3g passed=%d\n", vproc_mw_sched_name(jb->sched),
+	       jb->s * jb->q, jb->q, jb->p + 1, time, time > 0 ? flops / time / 1e9 : 0.0, res,
+	       passed);
+	printf("hetlaunch-rank rank=0 n=0 compute=%.9g wait=%.9g\n", t_compute, t_wait);
+	for (int x = 1; x <= jb->p; x++)
+		printf("hetlaunch-rank rank=%d n=%d compute=%.9g wait=%.9g\n", x, jb->q,
+		       stats[x][0], stats[x][1]);
 	fflush(stdout);
+	free(stats);
 	return passed ? 0 : 1;
 }
 

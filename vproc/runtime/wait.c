@@ -104,9 +104,40 @@ void vr_futex_wake(_Atomic uint32_t *word)
 	syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, 1, NULL, NULL, 0);
 }
 
+/*
+ * The seconds this rank spent blocked in MPI calls, for the program's own
+ * report (issue 10: per-rank compute and wait, launcher/mpi/hlmpi.c looks
+ * this up with dlsym).  Counted from the first unsuccessful test of a
+ * wait to its completion, so a message already there costs no clock read.
+ */
+static double vr_waited;
+
+double hetlaunch_wait_seconds(void);
+double hetlaunch_wait_seconds(void)
+{
+	return vr_waited;
+}
+
+static double vr_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* End of a wait that started to back off at *t0 (0: it never did). */
+static void vr_waited_since(double t0)
+{
+	if (t0 > 0)
+		vr_waited += vr_now() - t0;
+}
+
 void vr_backoff(unsigned *iter)
 {
+	/* MPI_Probe's loop: a back-off step stands for its own duration. */
+	double t0 = vr_now();
 	vr_backoff_wake(iter, NULL);
+	vr_waited_since(t0);
 }
 
 /* The wake word is read before each test, so that a message announced
@@ -114,13 +145,18 @@ void vr_backoff(unsigned *iter)
 int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses)
 {
 	unsigned iter = 0;
+	double t0 = 0;
 	_Atomic uint32_t *w = vr_my_wake();
 	uint32_t seen = w ? atomic_load(w) : 0;
 	for (;;) {
 		int flag = 0;
 		int rc = PMPI_Testall(n, reqs, &flag, statuses);
-		if (rc != MPI_SUCCESS || flag)
+		if (rc != MPI_SUCCESS || flag) {
+			vr_waited_since(t0);
 			return rc;
+		}
+		if (t0 == 0)
+			t0 = vr_now();
 		vr_backoff_wake(&iter, w ? &seen : NULL);
 	}
 }
@@ -145,13 +181,18 @@ int vr_wait_peer(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int peer)
 int vr_wait(MPI_Request *req, MPI_Status *status)
 {
 	unsigned iter = 0;
+	double t0 = 0;
 	_Atomic uint32_t *w = vr_my_wake();
 	uint32_t seen = w ? atomic_load(w) : 0;
 	for (;;) {
 		int flag = 0;
 		int rc = PMPI_Test(req, &flag, status);
-		if (rc != MPI_SUCCESS || flag)
+		if (rc != MPI_SUCCESS || flag) {
+			vr_waited_since(t0);
 			return rc;
+		}
+		if (t0 == 0)
+			t0 = vr_now();
 		vr_backoff_wake(&iter, w ? &seen : NULL);
 	}
 }

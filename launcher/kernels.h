@@ -1,0 +1,97 @@
+/*
+ * kernels.h -- the kernels hetlaunch runs, as ONE table (issue 10): adding a
+ * kernel adds a row here and its own files, not branches in config.c,
+ * plan.c or run.c.  A row says what the kernel is called in the YAML file,
+ * which program runs it by default, how that program is told the problem,
+ * how much memory a process needs, and how its output is read.
+ *
+ *   kernel  tester  program                      input   result lines
+ *   lu      driver  lib/hetlaunch/hl-driver      argv    hetlaunch-result
+ *   qr      driver  lib/hetlaunch/hl-driver      argv    hetlaunch-result
+ *   chol    driver  lib/hetlaunch/hl-driver      argv    hetlaunch-result
+ *   mm      driver  lib/hetlaunch/hl-driver      argv    hetlaunch-result
+ *   lu      stock   xdlu                         LU.dat  testers.c
+ *   qr      stock   xdqr                         QR.dat  testers.c
+ *   mm      stock   PBLAS/TIMING/dpb3tim         PDBLAS3TIM.dat  testers.c
+ *   exec    -       program:                     args:   hetlaunch-result if
+ *                                                        any, else wall time
+ *   ring    driver  lib/hetlaunch/hl-ring        plan    layout_ring.c (layout: ring)
+ *   mw      driver  lib/hetlaunch/hl-mw          plan    hetlaunch-result (layout: master-worker)
+ *
+ * A kernel that only one layout can feed (ring) names it; its arguments come
+ * from that layout's plan (hl_layout_ops.kernel_args) and its log is read by
+ * its own parser.
+ */
+#ifndef HL_KERNELS_H
+#define HL_KERNELS_H
+
+#include <stddef.h>
+
+typedef enum {
+	HL_KERNEL_LU, HL_KERNEL_QR, HL_KERNEL_CHOL, HL_KERNEL_MM, HL_KERNEL_EXEC,
+	HL_KERNEL_RING, HL_KERNEL_MW
+} hl_kernel;
+
+typedef enum {
+	HL_INPUT_ARGS,   /* the program's own args: (exec) */
+	HL_INPUT_DAT,    /* an input file in the run directory (stock testers) */
+	HL_INPUT_ARGV,   /* KERNEL NB P Q N... on the command line (hl-driver) */
+	HL_INPUT_PLAN    /* what the layout's plan says (hl_layout_ops.kernel_args) */
+} hl_input;
+
+struct hl_results;
+
+typedef struct {
+	const char *name;        /* kernel: NAME */
+	hl_kernel id;
+	int stock;               /* 1: the row of `tester: stock` */
+	/* The default program: an absolute path, or a path under the
+	 * installation (beside bin/, see hl_beside_binary); NULL: program:. */
+	const char *program;
+	int beside_binary;
+	hl_input input;
+	/* Bytes per process of an n x n problem on a p x q grid (process
+	 * (0,0), which holds the most); NULL: unknown (exec). */
+	size_t (*mem_need)(hl_kernel k, size_t n, size_t nb, size_t p, size_t q);
+	size_t mem_limit;        /* a fixed array in the program; 0: it allocates */
+	/* Read the job's log into *out (cleared first); 0, or -1 when out of
+	 * memory.  out->passed is the verdict. */
+	int (*parse)(hl_kernel k, const char *log, struct hl_results *out);
+	const char *layout;      /* the only layout that runs it; NULL: any dense one */
+	const char *env;         /* overrides the program's path; NULL: HETLAUNCH_DRIVER */
+} hl_kernel_def;
+
+/* The row for kernel NAME (stock: tester: stock), or NULL. */
+const hl_kernel_def *hl_kernel_find(const char *name, int stock);
+/* The row of a kernel id; never NULL for a valid id. */
+const hl_kernel_def *hl_kernel_row(hl_kernel k, int stock);
+/* "lu, qr, chol, mm, exec": for error messages. */
+const char *hl_kernel_names(void);
+const char *hl_kernel_name(hl_kernel k);
+
+/*
+ * hl_kernel_program -- the program to start: program if given, else the
+ * row's default (resolved beside the binary).  Returns 0, or -1 with a
+ * message in err.
+ */
+int hl_kernel_program(const hl_kernel_def *row, const char *program, char *out, size_t len,
+                      char *err, size_t errlen);
+
+/*
+ * hl_kernel_args -- the program's arguments for a problem list on a
+ * nprow x npcol grid: a NULL-terminated array (free with hl_kernel_args_free),
+ * or NULL when out of memory.  exec: args as given.
+ */
+char **hl_kernel_args(const hl_kernel_def *row, char *const *args, size_t nargs,
+                      const size_t *sizes, size_t nsizes, size_t nb, size_t nprow,
+                      size_t npcol);
+void hl_kernel_args_free(char **v);
+
+/*
+ * hl_driver_parse -- the lines of launcher/mpi/hlmpi.h (hetlaunch-result,
+ * hetlaunch-rank) in a log.  passed = at least one result and every one
+ * passed=1.  A user's exec program may print them too.
+ */
+int hl_driver_parse(hl_kernel k, const char *log, struct hl_results *out);
+
+#endif

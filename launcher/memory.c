@@ -1,0 +1,197 @@
+/*
+ * memory.c -- see memory.h.  The bytes of each process come from the
+ * kernel table (kernels.h): hl-driver's NUMROC-sized arrays
+ * (vproc/dense/memory.c) for the process's own grid position, or a stock
+ * tester's fixed TOTMEM.  Every virtual process of a machine runs on it
+ * (000 s3), so its processes' bytes add up.
+ */
+#define _GNU_SOURCE
+#include "memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dense/dense.h"
+
+#define GB 1e9
+
+static const vproc_dense_kernel dense_of[] = {
+	[HL_KERNEL_LU] = VPROC_DENSE_LU, [HL_KERNEL_QR] = VPROC_DENSE_QR,
+	[HL_KERNEL_CHOL] = VPROC_DENSE_CHOL, [HL_KERNEL_MM] = VPROC_DENSE_MM,
+};
+
+/* Bytes of rank k of an nprow x npcol row-major grid. */
+static size_t rank_bytes(const hl_config *cfg, const hl_kernel_def *row, const hl_ranks *r,
+                         size_t k)
+{
+	if (row->mem_limit)
+		return row->mem_limit;   /* a stock tester's static array */
+	vproc_dense_local l;
+	if (vproc_dense_layout(dense_of[cfg->kernel], cfg->n, cfg->nb, r->nprow, r->npcol,
+	                       k / r->npcol, k % r->npcol, &l) != VPROC_OK)
+		return 0;
+	return l.bytes;
+}
+
+int hl_memory_of(const hl_plan *plan, int baseline, hl_memory *m)
+{
+	const hl_config *cfg = plan->cfg;
+	memset(m, 0, sizeof *m);
+	const hl_kernel_def *row = hl_kernel_row(cfg->kernel, cfg->stock);
+	if (row->mem_need == NULL || cfg->program != NULL)
+		return 0;   /* the program's own business */
+	hl_ranks r;
+	if ((baseline ? hl_ranks_cyclic(plan, &r) : hl_ranks_from_plan(plan, &r)) < 0)
+		return -1;
+	m->machine = calloc(cfg->nmachines, sizeof *m->machine);
+	m->procs = calloc(cfg->nmachines, sizeof *m->procs);
+	if (m->machine == NULL || m->procs == NULL) {
+		hl_ranks_free(&r);
+		hl_memory_free(m);
+		return -1;
+	}
+	for (size_t k = 0; k < r.nranks; k++) {
+		size_t b = rank_bytes(cfg, row, &r, k);
+		m->machine[r.machine[k]] += b;
+		m->procs[r.machine[k]]++;
+		if (b > m->per_process)
+			m->per_process = b;
+	}
+	m->known = 1;
+	hl_ranks_free(&r);
+	return 0;
+}
+
+void hl_memory_free(hl_memory *m)
+{
+	free(m->machine);
+	free(m->procs);
+	memset(m, 0, sizeof *m);
+}
+
+size_t hl_mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	if (f == NULL)
+		return 0;
+	char line[256];
+	unsigned long long kb = 0;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return (size_t)kb * 1024;
+}
+
+/* Does machine m run on this computer (every machine, when emulated)? */
+static int is_local(const hl_config *cfg, const hl_machine *m)
+{
+	char me[256] = "";
+	gethostname(me, sizeof me - 1);
+	return cfg->emulate || strcmp(m->host, "localhost") == 0 ||
+	       strcmp(m->host, "127.0.0.1") == 0 || strcmp(m->host, me) == 0;
+}
+
+int hl_memory_check(const hl_plan *plan, diag *d)
+{
+	const hl_config *cfg = plan->cfg;
+	hl_memory m;
+	if (hl_memory_of(plan, 0, &m) < 0) {
+		diag_error(d, 0, 0, "out of memory");
+		return -1;
+	}
+	int rc = 0;
+	size_t local = 0;
+	const hl_machine *first_local = NULL;
+	for (size_t i = 0; m.known && i < cfg->nmachines; i++) {
+		const hl_machine *mc = &cfg->machines[i];
+		if (mc->memory_gb > 0 && (double)m.machine[i] > mc->memory_gb * GB) {
+			diag_error(d, mc->loc.line, mc->loc.col,
+			           "%s: the plan's %zu processes need %.3g GB (%zu bytes each at most, "
+			           "n = %zu), more than its memory_gb: %g: lower n or give it fewer "
+			           "processes", mc->name, m.procs[i], (double)m.machine[i] / GB,
+			           m.per_process, cfg->n, mc->memory_gb);
+			rc = -1;
+		}
+		if (m.procs[i] && is_local(cfg, mc) && mc->memory_gb == 0) {
+			local += m.machine[i];
+			if (first_local == NULL)
+				first_local = mc;
+		}
+	}
+	size_t avail = first_local ? hl_mem_available() : 0;
+	if (first_local && avail > 0 && local > avail) {
+		diag_error(d, first_local->loc.line, first_local->loc.col,
+		           "this computer: the plan's processes here need %.3g GB (n = %zu), more than "
+		           "its available memory (%.3g GB, MemAvailable): lower n or set memory_gb",
+		           (double)local / GB, cfg->n, (double)avail / GB);
+		rc = -1;
+	}
+	hl_memory_free(&m);
+	return rc;
+}
+
+void hl_memory_print_text(const hl_plan *plan, FILE *out)
+{
+	const hl_config *cfg = plan->cfg;
+	hl_memory m;
+	if (hl_memory_of(plan, 0, &m) < 0 || !m.known) {
+		hl_memory_free(&m);
+		return;
+	}
+	const hl_kernel_def *row = hl_kernel_row(cfg->kernel, cfg->stock);
+	fprintf(out, "\nMemory at n = %zu (%s): at most %zu bytes per process\n", cfg->n,
+	        row->mem_limit ? "the stock tester's fixed array" : "hl-driver's arrays",
+	        m.per_process);
+	fprintf(out, "  %-16s %9s %16s  %s\n", "machine", "processes", "bytes", "memory_gb");
+	for (size_t i = 0; i < cfg->nmachines; i++) {
+		const hl_machine *mc = &cfg->machines[i];
+		fprintf(out, "  %-16s %9zu %16zu  ", mc->name, m.procs[i], m.machine[i]);
+		if (mc->memory_gb > 0)
+			fprintf(out, "%g\n", mc->memory_gb);
+		else
+			fprintf(out, "-\n");
+	}
+	hl_memory_free(&m);
+}
+
+void hl_memory_json(const hl_plan *plan, jw *w)
+{
+	const hl_config *cfg = plan->cfg;
+	hl_memory m;
+	if (hl_memory_of(plan, 0, &m) < 0 || !m.known) {
+		hl_memory_free(&m);
+		return;
+	}
+	jw_key(w, "memory");
+	jw_obj(w);
+	jw_key(w, "n"); jw_uint(w, cfg->n);
+	jw_key(w, "per_process"); jw_uint(w, m.per_process);
+	jw_key(w, "machines");
+	jw_arr(w);
+	for (size_t i = 0; i < cfg->nmachines; i++) {
+		jw_obj(w);
+		jw_key(w, "name"); jw_str(w, cfg->machines[i].name);
+		jw_key(w, "processes"); jw_uint(w, m.procs[i]);
+		jw_key(w, "bytes"); jw_uint(w, m.machine[i]);
+		if (cfg->machines[i].memory_gb > 0) {
+			jw_key(w, "memory_gb"); jw_num(w, cfg->machines[i].memory_gb);
+		}
+		jw_end(w);
+	}
+	jw_end(w);
+	jw_end(w);
+	hl_memory_free(&m);
+}
+
+int hl_plan_build_checked(const hl_config *cfg, diag *d, hl_plan *plan)
+{
+	if (hl_plan_build(cfg, d, plan) < 0)
+		return -1;
+	if (hl_memory_check(plan, d) < 0) {
+		hl_plan_free(plan);
+		return -1;
+	}
+	return 0;
+}
