@@ -86,12 +86,14 @@ PROBE     := $(OUT)/lib/hetlaunch/hl-probe
 PROBE_OMPI := $(OUT)/lib/hetlaunch/openmpi/hl-probe
 DRIVER_OMPI  := $(OUT)/lib/hetlaunch/openmpi/hl-driver
 HL_RING_OMPI := $(OUT)/lib/hetlaunch/openmpi/hl-ring
+HLMW_OMPI    := $(OUT)/lib/hetlaunch/openmpi/hl-mw
 DRIVER    := $(OUT)/lib/hetlaunch/hl-driver
 HL_RING   := $(OUT)/lib/hetlaunch/hl-ring
+HLMW      := $(OUT)/lib/hetlaunch/hl-mw
 MPI_TESTS := $(OBJ)/tests/mpi/patterns
 
-all: $(BIN) $(LIBVPROC) $(LIBVPROC_OMPI) $(PROBE) $(PROBE_OMPI) $(DRIVER) $(HL_RING) $(MPI_TESTS) \
-     $(DRIVER_OMPI) $(HL_RING_OMPI)
+all: $(BIN) $(LIBVPROC) $(PROBE) $(DRIVER) $(HL_RING) $(MPI_TESTS) $(HLMW) \
+     $(LIBVPROC_OMPI) $(PROBE_OMPI) $(DRIVER_OMPI) $(HL_RING_OMPI) $(HLMW_OMPI)
 
 deps:
 	$(Q)scripts/install-deps
@@ -181,6 +183,14 @@ $(DRIVER): $(OBJ)/launcher/mpi/driver.o $(OBJ)/launcher/mpi/hlmpi.o $(OBJ)/so/vp
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ $(DRIVER_LIBS) $(MPICH_LIBS) -ldl -lm
 
+# hl-mw, paper 003's master-worker product: plans with vproc/mw/, compiled
+# in without sanitizers, since it runs under the runtime preload.
+HLMW_SRC := $(wildcard vproc/mw/*.c) vproc/error.c
+$(HLMW): launcher/mpi/mw.c $(HLMW_SRC) $(wildcard vproc/*.h vproc/mw/*.h)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $<")
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wno-stringop-overflow $(MPICH_CFLAGS) -Ivproc -o $@ $< $(HLMW_SRC) $(MPICH_LIBS) -lblas -lm
+
 # The driver and hl-ring for Open MPI (mpi: openmpi), beside its runtime:
 # the same sources against Open MPI's headers and libscalapack-openmpi.
 SCALAPACK_OMPI_LIBS = $(shell $(PKG_CONFIG) --libs scalapack-openmpi 2>/dev/null)
@@ -199,6 +209,11 @@ $(HL_RING_OMPI): launcher/mpi/ring.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $< (openmpi)")
 	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra $(OMPI_CFLAGS) -o $@ $< $(OMPI_LIBS) -lblas -lm
+
+$(HLMW_OMPI): launcher/mpi/mw.c $(HLMW_SRC) $(wildcard vproc/*.h vproc/mw/*.h)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $< (openmpi)")
+	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wno-stringop-overflow $(OMPI_CFLAGS) -Ivproc -o $@ $< $(HLMW_SRC) $(OMPI_LIBS) -lblas -lm
 
 $(OBJ)/tests/mpi/%: tests/mpi/%.c
 	@mkdir -p $(@D)
@@ -257,6 +272,7 @@ e2e: all
 	$(Q)HETLAUNCH=$(BIN) tests/multihost_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/slurm_test.sh
 	$(Q)HETLAUNCH=$(BIN) HL_RING=$(HL_RING) PRELOAD=$(LIBVPROC) tests/ring_kernel_test.sh
+	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBVPROC) HETLAUNCH=$(BIN) tests/mw_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done
@@ -281,11 +297,13 @@ install: all
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-probe
 	install -m 755 $(HL_RING) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-ring
 	install -m 755 $(DRIVER) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-driver
+	install -m 755 $(HLMW) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-mw
 	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi
 	install -m 755 $(LIBVPROC_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/libvproc.so
 	install -m 755 $(PROBE_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-probe
 	install -m 755 $(DRIVER_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-driver
 	install -m 755 $(HL_RING_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-ring
+	install -m 755 $(HLMW_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-mw
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
 

@@ -40,6 +40,9 @@ static const hl_kernel_def table[] = {
 	/* hl-ring prints hlmpi.h's lines (mean iteration time, per-rank times) */
 	{ "ring", HL_KERNEL_RING, 0, "lib/hetlaunch/hl-ring", 1, HL_INPUT_PLAN, NULL, 0,
 	  hl_driver_parse, "ring", "HETLAUNCH_RING" },
+	/* hl-mw, paper 003's master-worker product (launcher/mpi/mw.c) */
+	{ "mw", HL_KERNEL_MW, 0, "lib/hetlaunch/hl-mw", 1, HL_INPUT_PLAN, NULL, 0,
+	  hl_driver_parse, "master-worker", "HETLAUNCH_MW" },
 	/* tester: stock -- Debian's testers, with their fixed arrays */
 	{ "lu", HL_KERNEL_LU, 1, HL_TESTER_DIR "/xdlu", 0, HL_INPUT_DAT, hl_tester_mem_need,
 	  4000000, stock_parse, NULL, NULL },
@@ -73,7 +76,7 @@ const hl_kernel_def *hl_kernel_row(hl_kernel k, int stock)
 
 const char *hl_kernel_names(void)
 {
-	return "lu, qr, chol, mm, exec, ring";
+	return "lu, qr, chol, mm, exec, ring, mw";
 }
 
 const char *hl_kernel_name(hl_kernel k)

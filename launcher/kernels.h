@@ -16,6 +16,7 @@
  *   exec    -       program:                     args:   hetlaunch-result if
  *                                                        any, else wall time
  *   ring    driver  lib/hetlaunch/hl-ring        plan    layout_ring.c (layout: ring)
+ *   mw      driver  lib/hetlaunch/hl-mw          plan    hetlaunch-result (layout: master-worker)
  *
  * A kernel that only one layout can feed (ring) names it; its arguments come
  * from that layout's plan (hl_layout_ops.kernel_args) and its log is read by
@@ -28,7 +29,7 @@
 
 typedef enum {
 	HL_KERNEL_LU, HL_KERNEL_QR, HL_KERNEL_CHOL, HL_KERNEL_MM, HL_KERNEL_EXEC,
-	HL_KERNEL_RING
+	HL_KERNEL_RING, HL_KERNEL_MW
 } hl_kernel;
 
 typedef enum {
