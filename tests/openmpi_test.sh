@@ -128,6 +128,15 @@ for t in lu1d lu2d stocklu1d stocklu2d stockmm2d; do
 	else bad "$t: $attached ranks attached to the emulation, want ${got##* }"; fi
 done
 
+# hl-ring's Open MPI build: layout ring, emulated with its links (paper 004).
+{ cat tests/good/ring-emulated.yaml; echo "mpi: openmpi"; } >"$tmp/ring.yaml"
+"$HETLAUNCH" run "$tmp/ring.yaml" --quiet --out "$tmp/run-ring" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(json "$tmp/run-ring/report.json" 'd["passed"], d["placement"]')" = "True verified" ] &&
+	grep -q "^mpirun .*/hetlaunch/openmpi/hl-ring" "$tmp/run-ring/command.txt"; then
+	ok "layout ring (Open MPI hl-ring, emulated links): passed, placement verified"
+else bad "layout ring with mpi: openmpi: exit $rc: $(tail -3 "$tmp/err")"; fi
+
 # --- real hosts: the rankfile ----------------------------------------------------------------
 cat >"$tmp/local.yaml" <<YAML
 name: local
