@@ -3,7 +3,7 @@
  * Pineau, Robert, Shi, Vivien: matrix product from a master holding A, B
  * and C onto workers of limited memory; ../shared/INTERFACE.md "layout:
  * master-worker").  Keys master, blocks, memory_blocks, block_time,
- * scheduler (and per machine memory_blocks, block_time).  The plan prints
+ * scheduler, baseline_scheduler (and per machine memory_blocks, block_time).  The plan prints
  * the layouts' mu, HoLM's workers, the bounds and the makespan of each
  * scheduler simulated in the one-port block model (vproc/mw/).
  *
@@ -27,10 +27,11 @@ typedef struct {
 	size_t *mi;           /* [nmachines] each machine's m */
 	double *ci;           /* [nmachines] each machine's c */
 	int sched;            /* a vproc_mw_sched, or VPROC_MW_NSCHED for all */
+	int base;             /* baseline_scheduler: what compare runs first (ODDOML) */
 } mw_cfg;
 
 static const char *const KEYS_MW[] = { "master", "blocks", "memory_blocks", "block_time",
-	                               "scheduler", NULL };
+	                               "scheduler", "baseline_scheduler", NULL };
 static const char *const MACHINE_KEYS_MW[] = { "memory_blocks", "block_time", NULL };
 
 /* mu_holm(5) = 1: one C block, two sets of one A and one B block. */
@@ -40,8 +41,10 @@ static mw_cfg *cfg_of(hl_config *cfg)
 {
 	if (cfg->layout_cfg == NULL) {
 		mw_cfg *k = calloc(1, sizeof *k);
-		if (k)
+		if (k) {
 			k->sched = VPROC_MW_NSCHED;
+			k->base = VPROC_MW_ODDOML;
+		}
 		cfg->layout_cfg = k;
 	}
 	return cfg->layout_cfg;
@@ -61,11 +64,13 @@ static int load_blocks(diag *d, const yt_node *v, size_t out[3])
 	return rc;
 }
 
-static int load_sched(diag *d, const yt_node *v, int *out)
+/* scheduler: one of the seven or all; baseline_scheduler: one of the seven. */
+static int load_sched(diag *d, const char *key, const yt_node *v, int *out)
 {
 	static const char *const names[] = { "holm", "orroml", "ommoml", "oddoml", "ddoml",
 		                             "bmm", "obmm", "all" };
-	return hl_cfg_enum(d, "scheduler", v, names, VPROC_MW_NSCHED + 1, out);
+	int all = strcmp(key, "scheduler") == 0;
+	return hl_cfg_enum(d, key, v, names, VPROC_MW_NSCHED + all, out);
 }
 
 static int load_key_mw(hl_config *cfg, const char *key, const yt_node *v, diag *d)
@@ -86,7 +91,7 @@ static int load_key_mw(hl_config *cfg, const char *key, const yt_node *v, diag *
 		return hl_cfg_size(d, key, v, MW_MIN_BUFFERS, (size_t)1 << 40, &k->m);
 	if (strcmp(key, "block_time") == 0)
 		return hl_cfg_positive(d, key, v, &k->c);
-	return load_sched(d, v, &k->sched);  /* scheduler */
+	return load_sched(d, key, v, strcmp(key, "scheduler") == 0 ? &k->sched : &k->base);
 }
 
 /* Per-machine memory_blocks and block_time, over the file-wide ones. */
@@ -297,8 +302,8 @@ static vproc_status plan_simulate(const mw_cfg *k, mw_plan *x)
 {
 	vproc_status st = vproc_mw_lower_bound(&x->pb, &x->lower_bound);
 	for (int s = 0; s < VPROC_MW_NSCHED && st == VPROC_OK; s++) {
-		if (k->sched != VPROC_MW_NSCHED && k->sched != s && s != VPROC_MW_ODDOML)
-			continue;  /* one scheduler, and ODDOML, the baseline of compare */
+		if (k->sched != VPROC_MW_NSCHED && k->sched != s && s != VPROC_MW_ODDOML && s != k->base)
+			continue;  /* one scheduler, compare's baseline, and ODDOML (the JSON's) */
 		st = vproc_mw_simulate(&x->pb, (vproc_mw_sched)s, &x->res[s], NULL);
 		x->have[s] = st == VPROC_OK;
 	}
@@ -361,18 +366,29 @@ static int ranks_mw(const hl_plan *pl, hl_ranks *r)
 	return 0;
 }
 
-/* The chosen scheduler (HoLM for `all`) against ODDOML, compare's baseline. */
+/* The chosen scheduler (HoLM for `all`) against compare's baseline
+ * (baseline_scheduler, ODDOML unless given). */
 static vproc_mw_sched chosen(const hl_plan *pl)
 {
 	int s = kcfg(pl)->sched;
 	return s == VPROC_MW_NSCHED ? VPROC_MW_HOLM : (vproc_mw_sched)s;
 }
 
-static double speedup_mw(const hl_plan *pl)
+static vproc_mw_sched baseline(const hl_plan *pl)
+{
+	return (vproc_mw_sched)kcfg(pl)->base;
+}
+
+static double speedup_over(const hl_plan *pl, vproc_mw_sched base)
 {
 	const mw_plan *x = pl->ext;
 	double mine = x->res[chosen(pl)].makespan;
-	return mine > 0 ? x->res[VPROC_MW_ODDOML].makespan / mine : 0.0;
+	return mine > 0 ? x->res[base].makespan / mine : 0.0;
+}
+
+static double speedup_mw(const hl_plan *pl)
+{
+	return speedup_over(pl, baseline(pl));
 }
 
 /* ---- words ------------------------------------------------------------------ */
@@ -443,8 +459,8 @@ static void text_schedules(const hl_plan *pl, FILE *out)
 	fprintf(out, "  holm-best (beyond the paper): P = %zu, %s\n", x->best_P,
 	        x->best_flags & VPROC_MW_RAGGED_FILL ? "rounds of any P tiles" : "Alg 1 as printed");
 	vproc_mw_sched c = chosen(pl);
-	fprintf(out, "  predicted speedup of %s over oddoml: %.3f\n", vproc_mw_sched_name(c),
-	        speedup_mw(pl));
+	fprintf(out, "  predicted speedup of %s over %s: %.3f\n", vproc_mw_sched_name(c),
+	        vproc_mw_sched_name(baseline(pl)), speedup_mw(pl));
 }
 
 static void text_mw(const hl_plan *pl, FILE *out)
@@ -526,7 +542,9 @@ static void json_mw(const hl_plan *pl, jw *w)
 	jw_end(w);
 	jw_key(w, "holm_best");
 	json_result(w, "holm-best", &x->best);
-	jw_key(w, "predicted_speedup_over_oddoml"); jw_num(w, speedup_mw(pl));
+	jw_key(w, "predicted_speedup_over_oddoml"); jw_num(w, speedup_over(pl, VPROC_MW_ODDOML));
+	jw_key(w, "baseline_scheduler"); jw_str(w, vproc_mw_sched_name(baseline(pl)));
+	jw_key(w, "predicted_speedup_over_baseline"); jw_num(w, speedup_mw(pl));
 	jw_end(w);
 }
 
@@ -546,11 +564,11 @@ static char *list_arg(const char *key, const mw_plan *x, const double *d, const 
 	return buf;
 }
 
-/* The plan's scheduler (HoLM for `all`); compare's baseline is ODDOML. */
-static int kernel_args_mw(const hl_plan *pl, int baseline, char ***args, size_t *nargs)
+/* The plan's scheduler (HoLM for `all`); compare's baseline is baseline_scheduler. */
+static int kernel_args_mw(const hl_plan *pl, int base, char ***args, size_t *nargs)
 {
 	const mw_plan *x = pl->ext;
-	vproc_mw_sched s = baseline ? VPROC_MW_ODDOML : chosen(pl);
+	vproc_mw_sched s = base ? baseline(pl) : chosen(pl);
 	char **v = calloc(8, sizeof *v);
 	char buf[4][96];
 	snprintf(buf[0], sizeof buf[0], "scheduler=%s", vproc_mw_sched_name(s));
@@ -579,10 +597,10 @@ static int kernel_args_mw(const hl_plan *pl, int baseline, char ***args, size_t 
 /* The simulated makespan as run.c wants it (divided by K there): one unit
  * of cycle_time is a block update, 2 q^3 flops, i.e. 2 q^3 / 10^6 Mflop
  * at K Mflop/s on a machine of cycle time 1. */
-static double predicted_time_mw(const hl_plan *pl, int baseline)
+static double predicted_time_mw(const hl_plan *pl, int base)
 {
 	const mw_plan *x = pl->ext;
-	vproc_mw_sched s = baseline ? VPROC_MW_ODDOML : chosen(pl);
+	vproc_mw_sched s = base ? baseline(pl) : chosen(pl);
 	double q = (double)pl->cfg->nb;
 	return x->res[s].makespan * 2.0 * q * q * q / 1e6;
 }

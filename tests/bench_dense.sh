@@ -41,8 +41,10 @@ local_yaml() {
 time_of() {
 	local i
 	for i in $(seq "$REPS"); do
-		"$HETLAUNCH" run "$tmp/$1.yaml" --quiet --out "$tmp/run-$1-$i" >/dev/null 2>&1 ||
-			{ echo "FAILED: $1 (see $tmp/run-$1-$i)" >&2; echo nan; continue; }
+		# The scratch directory goes at exit: a failure shows its reason here.
+		"$HETLAUNCH" run "$tmp/$1.yaml" --quiet --out "$tmp/run-$1-$i" >/dev/null 2>"$tmp/err-$1-$i" ||
+			{ echo "FAILED: $1, run $i: $(tail -n 3 "$tmp/err-$1-$i" | tr '\n' ' ')" >&2
+			  tail -n 5 "$tmp/run-$1-$i/log.txt" >&2 2>/dev/null; echo nan; continue; }
 		json "$tmp/run-$1-$i/report.json" '"%.4f" % d["time"]'
 	done | median
 }

@@ -7,7 +7,8 @@
 #   * HoLM enrols the P workers of s5.1;
 #   * the same C bit for bit with and without the runtime preload;
 #   * a skipped update fails the check (exit 1); bad arguments exit 2;
-#   * `hetlaunch run` and `compare` of a layout: master-worker file.
+#   * `hetlaunch run` and `compare` of a layout: master-worker file (and
+#     compare's baseline chosen by baseline_scheduler).
 # Run from the repository root; HLMW names the program, PRELOAD the runtime,
 # HETLAUNCH the binary.
 set -u
@@ -105,6 +106,16 @@ rc=$?
 if [ $rc -eq 0 ] && grep -q 'scheduler=oddoml' "$tmp/cmp/cyclic/command.txt" && \
    grep -q 'scheduler=holm' "$tmp/cmp/hetero/command.txt"; then ok "hetlaunch compare: holm against oddoml"
 else bad "hetlaunch compare: exit $rc"; fi
+# baseline_scheduler: what compare runs first, and what it predicts against.
+{ cat "$tmp/mw.yaml"; echo "baseline_scheduler: orroml"; } >"$tmp/mw-orroml.yaml"
+"$HETLAUNCH" compare "$tmp/mw-orroml.yaml" --quiet --json --out "$tmp/cmp2" >"$tmp/cmp2.json" 2>/dev/null
+rc=$?
+want=$("$HETLAUNCH" plan "$tmp/mw-orroml.yaml" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["master_worker"]["predicted_speedup_over_baseline"])')
+if [ $rc -eq 0 ] && grep -q 'scheduler=orroml' "$tmp/cmp2/cyclic/command.txt" && \
+   grep -q 'scheduler=holm' "$tmp/cmp2/hetero/command.txt" && \
+   python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if abs(d["predicted_speedup"] - float(sys.argv[2])) < 1e-9 and d["cyclic"]["passed"] and d["hetero"]["passed"] else 1)' "$tmp/cmp2.json" "$want"
+then ok "hetlaunch compare with baseline_scheduler: orroml: holm against orroml, predicted $want"
+else bad "hetlaunch compare, baseline_scheduler: orroml: exit $rc"; fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

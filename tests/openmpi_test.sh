@@ -6,8 +6,8 @@
 #     same results with and without the preload (bit-identical but for
 #     floating-point reduce sums, whose order is the algorithm's);
 #   * hl-driver (its Open MPI build) and the stock xdlu PASSED through
-#     hetlaunch, 1d and 2d, emulated, placement verified; stock mm (dpb3tim)
-#     2d emulated;
+#     hetlaunch, 1d and 2d, emulated, placement verified; hl-driver's qr,
+#     chol and mm 2d; stock mm (dpb3tim) 2d emulated;
 #   * real hosts (localhost): the rankfile, its command, PASSED, verified;
 #   * calibrate with the Open MPI probe; MPI_Abort and a dead rank named;
 #   * Ctrl-C exits 1, says so, and leaves no process and no shared memory.
@@ -109,10 +109,13 @@ yaml() {  # NAME LAYOUT KERNEL EXTRA...
 }
 yaml lu1d 1d lu "B: 6"
 yaml lu2d 2d lu "grid: [2, 2]" "panel: [3, 3]"
+yaml qr2d 2d qr "grid: [2, 2]" "panel: [3, 3]"
+yaml chol2d 2d chol "grid: [2, 2]" "panel: [3, 3]"
+yaml mm2d 2d mm "grid: [2, 2]" "panel: [3, 3]"
 yaml stocklu1d 1d lu "B: 6" "tester: stock"
 yaml stocklu2d 2d lu "grid: [2, 2]" "panel: [3, 3]" "tester: stock"
 yaml stockmm2d 2d mm "grid: [2, 2]" "panel: [3, 3]" "tester: stock"
-for t in lu1d lu2d stocklu1d stocklu2d stockmm2d; do
+for t in lu1d lu2d qr2d chol2d mm2d stocklu1d stocklu2d stockmm2d; do
 	d=$tmp/run-$t
 	"$HETLAUNCH" run "$tmp/$t.yaml" --quiet --out "$d" >/dev/null 2>"$tmp/err"
 	rc=$?

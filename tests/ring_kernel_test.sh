@@ -103,6 +103,38 @@ PY
 		done
 		grep "^  cyclic\|^  hetero" "$tmp/err" || true
 	fi
+
+	# Each endpoint pays its own entry (004 s2, notes s8): a message between
+	# a and b costs a bytes x c(a, b) and b bytes x c(b, a), whoever sends
+	# it, so whatever the traffic each machine's network time is in the
+	# ratio of its links: 0.04 / 0.01 = 4 (the runtime adds the charges up,
+	# it does not measure them: exact but for rounding to the nanosecond).
+	cat >"$tmp/asym.yaml" <<-'EOF2'
+		name: ring-asym
+		layout: ring
+		W: 40
+		H: 1
+		columns: 40
+		iterations: 5
+		emulate: {network: links}
+		machines:
+		  - {name: a, cycle_time: 0.01}
+		  - {name: b, cycle_time: 0.01}
+		links:
+		  pairs:
+		    - [a, b, 0.04]
+		    - [b, a, 0.01]
+	EOF2
+	"$HETLAUNCH" run "$tmp/asym.yaml" --out "$tmp/asym" --quiet >/dev/null 2>"$tmp/err"
+	rc=$?
+	python3 - "$tmp/asym/report.json" <<'PY' && ok || bad "asymmetric links: exit $rc: $(cat "$tmp/err")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+net = {m["name"]: m["network_s"] for m in r["emulation"]["machines"]}
+ratio = net["a"] / net["b"] if net.get("b") else 0
+print("  asymmetric links: network time a %.4f s, b %.4f s: ratio %.4f (links 4)" % (net["a"], net["b"], ratio), file=sys.stderr)
+sys.exit(0 if r["passed"] and r["nranks"] == 2 and abs(ratio - 4) < 1e-3 else 1)
+PY
 fi
 
 echo "ring_kernel_test: $pass passed, $fail failed"
