@@ -239,3 +239,37 @@ vproc_status vproc_tg_best_B(const vproc_tg *g, size_t p, const double *t, size_
 	}
 	return st;
 }
+
+/* ---- the three schedules of 002 s4 side by side --------------------------- */
+
+vproc_status vproc_tg_three(const vproc_tg *g, size_t p, const double *t, size_t B,
+                            vproc_tg_schedule *sched, vproc_tg_times *times)
+{
+	vproc_status st = vproc_tg_check(g, p, t);
+	if (st != VPROC_OK)
+		return st;
+	if (B == 0 || times == NULL)
+		return VPROC_EINVAL;
+	vproc_tg_schedule s[VPROC_TG_NSCHED];
+	memset(s, 0, sizeof s);
+	vproc_slice sl;
+	st = vproc_slice_build(p, t, B, VPROC_SLICE_PLAIN, &sl);
+	if (st != VPROC_OK)
+		return st;
+	st = vproc_tg_static(g, p, sl.pattern, B, &s[VPROC_TG_STATIC]);
+	vproc_slice_free(&sl);
+	/* s4.4 needs two chunks for the fastest machine: B >= 2. */
+	if (st == VPROC_OK)
+		st = vproc_tg_optimized(g, p, t, B < 2 ? 2 : B, &s[VPROC_TG_OPTIMIZED]);
+	if (st == VPROC_OK)   /* s4.3: the initial mapping is the static slice */
+		st = vproc_tg_dynamic(g, p, t, &s[VPROC_TG_STATIC], &s[VPROC_TG_DYNAMIC]);
+	for (int v = 0; v < VPROC_TG_NSCHED && st == VPROC_OK; v++)
+		st = vproc_tg_simulate(g, p, t, &s[v], &times[v]);
+	for (int v = 0; v < VPROC_TG_NSCHED; v++) {
+		if (st == VPROC_OK && sched)
+			sched[v] = s[v];
+		else
+			vproc_tg_schedule_free(&s[v]);
+	}
+	return st;
+}

@@ -143,4 +143,17 @@ double vproc_tg_lower_bound(const vproc_tg *g, size_t p, const double *t);
 vproc_status vproc_tg_best_B(const vproc_tg *g, size_t p, const double *t, size_t Bmax,
                              double *times, size_t *B, double *makespan);
 
+/* The three schedules of 002 s4, in this order. */
+enum { VPROC_TG_STATIC, VPROC_TG_OPTIMIZED, VPROC_TG_DYNAMIC, VPROC_TG_NSCHED };
+
+/*
+ * vproc_tg_three -- the static slice of B (plain), the optimized allocation
+ * (s4.4, with B >= 2), and the dynamic heuristic started from the static
+ * slice (s4.3), each simulated.
+ *   sched [out, optional] VPROC_TG_NSCHED schedules (free each one)
+ *   times [out] VPROC_TG_NSCHED results
+ */
+vproc_status vproc_tg_three(const vproc_tg *g, size_t p, const double *t, size_t B,
+                            vproc_tg_schedule *sched, vproc_tg_times *times);
+
 #endif
