@@ -39,6 +39,8 @@ static const char usage_text[] =
 	"                          run the cyclic baseline and the plan; the speedup\n"
 	"  calibrate FILE [--json] [-o NEWFILE]\n"
 	"                          measure each machine's cycle time (DGEMM 500)\n"
+	"  simulate FILE [--json]  LU/QR task graph under the static, optimized and\n"
+	"                          dynamic schedules of paper 002 s4 (layout 1d)\n"
 	"\n"
 	"options:\n"
 	"  -h, --help              show this help\n"
@@ -251,6 +253,8 @@ int main(int argc, char **argv)
 		return hl_cmd_compare(argc - 2, argv + 2);
 	if (strcmp(cmd, "calibrate") == 0)
 		return hl_cmd_calibrate(argc - 2, argv + 2);
+	if (strcmp(cmd, "simulate") == 0)
+		return hl_cmd_simulate(argc - 2, argv + 2);
 	if (cmd[0] == '-')
 		return hl_usage_error("unknown option '%s'", cmd);
 	/* hetlaunch FILE [options] is hetlaunch run FILE [options] */

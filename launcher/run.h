@@ -67,4 +67,5 @@ int hl_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int hl_cmd_run(int argc, char **argv);
 int hl_cmd_compare(int argc, char **argv);
 int hl_cmd_calibrate(int argc, char **argv);
+int hl_cmd_simulate(int argc, char **argv);   /* simulate.c: 002 s4 */
 #endif
