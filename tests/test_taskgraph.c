@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "dense/measured.h"
 #include "dense/taskgraph.h"
 
 #define EPS 1e-9
@@ -222,6 +223,40 @@ static void bad_input(void **state)
 	vproc_tg_schedule_free(&s);
 }
 
+/* Measured speeds: ranks that share a machine first come first served
+ * report compute = work t (c + 1) / 2; the estimate recovers t, and the
+ * median ignores one disturbed rank of three. */
+static void measured(void **state)
+{
+	(void)state;
+	const size_t mach[6] = { 0, 0, 0, 1, 1, 2 };
+	const double t[3] = { 1.5, 3, 7 }, work[6] = { 10, 20, 30, 5, 7, 11 };
+	const size_t c[3] = { 3, 2, 1 };
+	double compute[6], est[3];
+	for (size_t r = 0; r < 6; r++)
+		compute[r] = work[r] * t[mach[r]] * (double)(c[mach[r]] + 1) / 2;
+	assert_int_equal(vproc_measured_times(3, 6, mach, work, compute, est), VPROC_OK);
+	for (size_t i = 0; i < 3; i++)
+		assert_near(est[i], t[i], 1e-12);
+	compute[1] *= 3;   /* one slow rank on machine 0 */
+	assert_int_equal(vproc_measured_times(3, 6, mach, work, compute, est), VPROC_OK);
+	assert_near(est[0], t[0], 1e-12);
+	/* a machine without ranks keeps its old time, scaled like the others */
+	const size_t m2[2] = { 0, 1 };
+	const double w2[2] = { 1, 1 }, c2[2] = { 2, 4 }, old[3] = { 1, 2, 5 };
+	assert_int_equal(vproc_measured_times(3, 2, m2, w2, c2, est), VPROC_OK);
+	assert_true(est[2] == 0.0);
+	assert_int_equal(vproc_measured_fill(3, old, est), VPROC_OK);
+	assert_near(est[2], 10.0, 1e-12);   /* both measured ratios are 2 */
+	/* column work: LU, b = 1, M = 3, column 2: U(0,2) 5 + U(1,2) 3 + F(2) 2/3 */
+	vproc_tg g = { VPROC_TG_LU, 3, 1, 0 };
+	assert_near(vproc_tg_column_work(&g, 2), 8 + 2.0 / 3, 1e-12);
+	const size_t badm[1] = { 3 };
+	assert_int_equal(vproc_measured_times(3, 1, badm, w2, c2, est), VPROC_EINVAL);
+	double none[3] = { 0, 0, 0 };
+	assert_int_equal(vproc_measured_fill(3, old, none), VPROC_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -232,6 +267,7 @@ int main(void)
 		cmocka_unit_test(bound_holds),
 		cmocka_unit_test(best_B),
 		cmocka_unit_test(bad_input),
+		cmocka_unit_test(measured),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
