@@ -15,8 +15,8 @@
 #include "yamltree.h"
 
 int hl_measured_cycle_times(const hl_config *cfg, const size_t *ns, size_t nns, size_t nranks,
-                            const size_t *rank_machine, const double *compute, double *ms,
-                            char *err, size_t errlen)
+                            const size_t *rank_machine, const double *compute,
+                            const double *busy, double *ms, char *err, size_t errlen)
 {
 	if (strcmp(hl_layout_name(cfg->layout), "1d") != 0 ||
 	    (cfg->kernel != HL_KERNEL_LU && cfg->kernel != HL_KERNEL_QR)) {
@@ -40,8 +40,10 @@ int hl_measured_cycle_times(const hl_config *cfg, const size_t *ns, size_t nns, 
 		}
 		for (size_t i = 0; i < cfg->nmachines; i++)
 			told[i] = cfg->machines[i].cycle_time;
-		vproc_status st = vproc_measured_times(cfg->nmachines, nranks, rank_machine, work,
-		                                       compute, ms);
+		vproc_status st = busy ? vproc_measured_busy(cfg->nmachines, nranks, rank_machine,
+		                                             work, busy, ms)
+		                       : vproc_measured_times(cfg->nmachines, nranks, rank_machine,
+		                                              work, compute, ms);
 		if (st == VPROC_OK)
 			st = vproc_measured_fill(cfg->nmachines, told, ms);
 		if (st == VPROC_OK) {
@@ -56,27 +58,6 @@ int hl_measured_cycle_times(const hl_config *cfg, const size_t *ns, size_t nns, 
 	}
 	free(work);
 	free(told);
-	return rc;
-}
-
-int hl_measured_from_run(const hl_config *cfg, const hl_run *run, double *ms, char *err,
-                         size_t errlen)
-{
-	size_t nr = run->results.nranks;
-	if (nr != run->nranks || run->rank_machine == NULL) {
-		snprintf(err, errlen, "the run reported %zu of %zu rank times", nr, run->nranks);
-		return -1;
-	}
-	double *compute = calloc(nr ? nr : 1, sizeof *compute);
-	if (compute == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	for (size_t k = 0; k < nr; k++)
-		compute[k] = run->results.ranks[k].compute;
-	int rc = hl_measured_cycle_times(cfg, cfg->sizes, cfg->nsizes, nr, run->rank_machine,
-	                                 compute, ms, err, errlen);
-	free(compute);
 	return rc;
 }
 
@@ -99,7 +80,24 @@ static const char *scalar(const yt_node *map, const char *key)
 typedef struct {
 	size_t *ns, nns, nranks, *machine;
 	double *compute;
+	double *busy;   /* [nmachines] the emulation's booked compute, or NULL */
 } report_data;
+
+/* An emulated run books each machine's compute exactly (the runtime's
+ * vproc_emu_charge): emulation.machines[].compute_s, by name. */
+static void read_busy(const yt_node *root, const hl_config *cfg, report_data *r)
+{
+	const yt_node *ms = get(get(root, "emulation"), "machines");
+	if (ms == NULL || ms->kind != YT_SEQ)
+		return;
+	r->busy = calloc(cfg->nmachines, sizeof *r->busy);
+	for (size_t a = 0; r->busy && a < ms->n; a++) {
+		const char *name = scalar(ms->items[a], "name"), *c = scalar(ms->items[a], "compute_s");
+		for (size_t i = 0; name && c && i < cfg->nmachines; i++)
+			if (strcmp(cfg->machines[i].name, name) == 0)
+				r->busy[i] = strtod(c, NULL);
+	}
+}
 
 /* The sizes, and each rank's machine (an index of cfg) and compute. */
 static int read_report(const yt_node *root, const hl_config *cfg, report_data *r, char *err,
@@ -144,7 +142,50 @@ static int read_report(const yt_node *root, const hl_config *cfg, report_data *r
 		r->machine[r->nranks] = i;
 		r->compute[r->nranks] = strtod(c, NULL);
 	}
+	read_busy(root, cfg, r);
 	return 0;
+}
+
+static void report_data_free(report_data *r)
+{
+	free(r->ns);
+	free(r->machine);
+	free(r->compute);
+	free(r->busy);
+}
+
+static int measured_from_root(const yt_node *root, const hl_config *cfg, double *ms,
+                              const char **source, char *err, size_t errlen)
+{
+	report_data r = { 0 };
+	int rc = read_report(root, cfg, &r, err, errlen);
+	if (rc == 0)
+		rc = hl_measured_cycle_times(cfg, r.ns, r.nns, r.nranks, r.machine, r.compute, r.busy,
+		                             ms, err, errlen);
+	if (source)
+		*source = r.busy ? "the emulation's per-machine compute" : "the ranks' compute (median)";
+	report_data_free(&r);
+	return rc;
+}
+
+int hl_measured_from_dir(const char *rundir, const hl_config *cfg, double *ms,
+                         const char **source, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/report.json", rundir);
+	diag d;
+	diag_init(&d, path);
+	yt_node *root = NULL;
+	int rc = yt_load(path, &d, &root);
+	if (rc < 0 || root == NULL) {
+		snprintf(err, errlen, "%s: cannot read the report", path);
+		rc = -1;
+	} else {
+		rc = measured_from_root(root, cfg, ms, source, err, errlen);
+	}
+	yt_free(root);
+	diag_free(&d);
+	return rc;
 }
 
 /* The configuration: FILE, or the one report.json names. */
@@ -181,22 +222,20 @@ int hl_calibrate_from(const char *rundir, const char *file, int json, const char
 	hl_config cfg;
 	memset(&cfg, 0, sizeof cfg);
 	int rc = 2;
-	report_data r = { 0 };
 	if (load_config(root, file, &cfg, &d) == 0) {
 		double *ms = calloc(cfg.nmachines, sizeof *ms);
-		if (ms && read_report(root, &cfg, &r, err, sizeof err) == 0 &&
-		    hl_measured_cycle_times(&cfg, r.ns, r.nns, r.nranks, r.machine, r.compute, ms, err,
-		                            sizeof err) == 0)
+		const char *source = NULL;
+		if (ms && measured_from_root(root, &cfg, ms, &source, err, sizeof err) == 0) {
+			if (!quiet)
+				fprintf(stderr, "hetlaunch: calibrate: %s: from %s\n", rundir, source);
 			rc = hl_calibrate_output(&cfg, ms, json, out, quiet, rundir);
-		else
+		} else {
 			fprintf(stderr, "hetlaunch: calibrate: %s: %s\n", path, ms ? err : "out of memory");
+		}
 		free(ms);
 		hl_config_free(&cfg);
 		diag_free(&d);
 	}
-	free(r.ns);
-	free(r.machine);
-	free(r.compute);
 	yt_free(root);
 	diag_free(&dr);
 	return rc;

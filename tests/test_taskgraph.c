@@ -253,6 +253,12 @@ static void measured(void **state)
 	assert_near(vproc_tg_column_work(&g, 2), 8 + 2.0 / 3, 1e-12);
 	const size_t badm[1] = { 3 };
 	assert_int_equal(vproc_measured_times(3, 1, badm, w2, c2, est), VPROC_EINVAL);
+	/* busy times: machine 0 did 60 units in 90 s, machine 1 12 in 36 */
+	const double busy[3] = { 90, 36, 0 };
+	assert_int_equal(vproc_measured_busy(3, 6, mach, work, busy, est), VPROC_OK);
+	assert_near(est[0], 1.5, 1e-12);
+	assert_near(est[1], 3.0, 1e-12);
+	assert_true(est[2] == 0.0);   /* no busy time */
 	double none[3] = { 0, 0, 0 };
 	assert_int_equal(vproc_measured_fill(3, old, none), VPROC_EINVAL);
 }

@@ -51,6 +51,23 @@ vproc_status vproc_measured_times(size_t p, size_t nranks, const size_t *machine
 	return VPROC_OK;
 }
 
+vproc_status vproc_measured_busy(size_t p, size_t nranks, const size_t *machine,
+                                 const double *work, const double *busy, double *t)
+{
+	if (p == 0 || machine == NULL || work == NULL || busy == NULL || t == NULL)
+		return VPROC_EINVAL;
+	for (size_t i = 0; i < p; i++)
+		t[i] = 0.0;
+	for (size_t r = 0; r < nranks; r++) {
+		if (machine[r] >= p || !isfinite(work[r]) || work[r] < 0)
+			return VPROC_EINVAL;
+		t[machine[r]] += work[r];
+	}
+	for (size_t i = 0; i < p; i++)
+		t[i] = t[i] > 0 && isfinite(busy[i]) && busy[i] > 0 ? busy[i] / t[i] : 0.0;
+	return VPROC_OK;
+}
+
 vproc_status vproc_measured_fill(size_t p, const double *t_old, double *t_new)
 {
 	vproc_status st = vproc_check_times(p, t_old);

@@ -36,6 +36,15 @@ vproc_status vproc_measured_times(size_t p, size_t nranks, const size_t *machine
                                   const double *work, const double *compute, double *t);
 
 /*
+ * vproc_measured_busy -- machine i's time per unit of work from the time
+ * its processor was busy (an emulated machine's booked compute, where
+ * sharing is exact): busy_i / the work of its ranks.  0 for a machine
+ * without ranks or without a busy time.
+ */
+vproc_status vproc_measured_busy(size_t p, size_t nranks, const size_t *machine,
+                                 const double *work, const double *busy, double *t);
+
+/*
  * vproc_measured_fill -- give the machines left without an estimate (0 in
  * t_new: the plan gave them no process) their old time scaled like the
  * others, old x the median of t_new / t_old over the measured machines.
