@@ -175,8 +175,9 @@ static int run_phase(hl_config *pc, const hl_run_opts *o0, const char *dir, size
 		rc = 1;
 	}
 	if (rc)
-		fprintf(stderr, "hetlaunch: adapt: phase %zu failed: %s (%s)\n", k + 1,
-		        run.error[0] ? run.error : "see log.txt", run.dir);
+		fprintf(stderr, "hetlaunch: adapt: phase %zu failed: %s%s%s%s\n", k + 1,
+		        run.error[0] ? run.error : "see log.txt", run.dir[0] ? " (" : "", run.dir,
+		        run.dir[0] ? ")" : "");
 	else
 		fprintf(stderr, "hetlaunch: adapt: phase %zu: %.3f s, %s (%s); speeds from %s\n",
 		        k + 1, run.time, run.passed ? "PASSED" : "FAILED", run.dir, source);
