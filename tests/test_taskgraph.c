@@ -202,6 +202,45 @@ static void best_B(void **state)
 	assert_true(times[B - 1] == best);
 }
 
+/* The exhaustive slice: M = 3, B = 2, two machines -- the least of the
+ * four patterns, each simulated here on its own; never worse than the
+ * incremental slice. */
+static void optimal_slice(void **state)
+{
+	(void)state;
+	const double t[2] = { 1, 3 };
+	vproc_tg g = { VPROC_TG_LU, 3, 1, 1.0 };
+	double least = INFINITY, opt;
+	for (size_t a = 0; a < 2; a++)
+		for (size_t b = 0; b < 2; b++) {
+			size_t pat[2] = { a, b };
+			vproc_tg_schedule s;
+			vproc_tg_times tm;
+			assert_int_equal(vproc_tg_static(&g, 2, pat, 2, &s), VPROC_OK);
+			assert_int_equal(vproc_tg_simulate(&g, 2, t, &s, &tm), VPROC_OK);
+			least = fmin(least, tm.makespan);
+			vproc_tg_schedule_free(&s);
+		}
+	size_t best[2];
+	assert_int_equal(vproc_tg_optimal_slice(&g, 2, t, 2, best, &opt), VPROC_OK);
+	assert_true(opt == least);
+	/* 002 s2.2's slice on Fig 11's graph (M = 20, B = 5) is not better than the optimum */
+	const double t358[3] = { 3, 5, 8 };
+	vproc_tg g20 = { VPROC_TG_LU, 20, 1, 1.0 };
+	vproc_slice sl;
+	vproc_tg_schedule s;
+	vproc_tg_times tm;
+	size_t pat5[5];
+	assert_int_equal(vproc_slice_build(3, t358, 5, VPROC_SLICE_PLAIN, &sl), VPROC_OK);
+	assert_int_equal(vproc_tg_static(&g20, 3, sl.pattern, 5, &s), VPROC_OK);
+	assert_int_equal(vproc_tg_simulate(&g20, 3, t358, &s, &tm), VPROC_OK);
+	assert_int_equal(vproc_tg_optimal_slice(&g20, 3, t358, 5, pat5, &opt), VPROC_OK);
+	assert_true(opt <= tm.makespan);
+	vproc_tg_schedule_free(&s);
+	vproc_slice_free(&sl);
+	assert_int_equal(vproc_tg_optimal_slice(&g20, 3, t358, 12, pat5, &opt), VPROC_ERANGE);
+}
+
 static void bad_input(void **state)
 {
 	(void)state;
@@ -272,6 +311,7 @@ int main(void)
 		cmocka_unit_test(static_equals_prediction),
 		cmocka_unit_test(bound_holds),
 		cmocka_unit_test(best_B),
+		cmocka_unit_test(optimal_slice),
 		cmocka_unit_test(bad_input),
 		cmocka_unit_test(measured),
 	};

@@ -50,6 +50,36 @@ static void drawing(sbuf *md, const char *title, const vproc_tg_schedule *s, siz
 	sb_printf(md, "```\n\n");
 }
 
+/* Beyond the paper: for B = 1..10, the incremental slice (s2.2) against
+ * the best of all 3^B slices, both simulated, over the dynamic heuristic. */
+static void optimal_slices(report *r, const vproc_tg *g, double dynamic)
+{
+	sb_printf(&r->md, "| B | incremental slice (s2.2) / dynamic | best of all 3^B slices / dynamic"
+	                  " | best pattern |\n|---|---|---|---|\n");
+	double inc[10], opt[10];
+	for (size_t B = 1; B <= 10; B++) {
+		vproc_slice sl;
+		vproc_tg_schedule s;
+		vproc_tg_times tm;
+		size_t pat[10];
+		must(vproc_slice_build(3, T358, B, VPROC_SLICE_PLAIN, &sl), "vproc_slice_build");
+		must(vproc_tg_static(g, 3, sl.pattern, B, &s), "vproc_tg_static");
+		must(vproc_tg_simulate(g, 3, T358, &s, &tm), "vproc_tg_simulate");
+		vproc_tg_schedule_free(&s);
+		vproc_slice_free(&sl);
+		must(vproc_tg_optimal_slice(g, 3, T358, B, pat, &opt[B - 1]), "vproc_tg_optimal_slice");
+		inc[B - 1] = tm.makespan / dynamic;
+		opt[B - 1] /= dynamic;
+		sb_printf(&r->md, "| %zu | %.4f | %.4f |", B, inc[B - 1], opt[B - 1]);
+		for (size_t k = 0; k < B; k++)
+			sb_printf(&r->md, " %zu", pat[k] + 1);
+		sb_printf(&r->md, " |\n");
+	}
+	sb_printf(&r->md, "\n");
+	add_ours(r, "B = 1..10: incremental slice / dynamic", jnums(inc, 10, 4));
+	add_ours(r, "B = 1..10: best of all 3^B slices / dynamic", jnums(opt, 10, 4));
+}
+
 void id_002_fig11(report *r)
 {
 	const size_t M = 20;
@@ -74,13 +104,20 @@ void id_002_fig11(report *r)
 		vproc_tg_schedule_free(&s[v]);
 	}
 	add_ours(r, "lower bound", jnum(vproc_tg_lower_bound(&g, 3, T358)));
+	optimal_slices(r, &g, tm[VPROC_TG_DYNAMIC].makespan);
 	note(r, "002 Fig 11 is lost from the text; these are our three allocations for 3 machines"
 	        " of cycle times 3, 5, 8 and a matrix of 20 column blocks, LU in flops (b = 1)"
 	        " and one time unit per element sent.  makespan: a task starts when its machine"
 	        " is free and its inputs have arrived (s4.3's pct); levels: level-synchronous"
 	        " steps; load: the busiest machine's compute plus the messages it receives"
 	        " (s4.3's estimate).  As the text says of the optimized allocation, F(k) and"
-	        " U(k-1,k) are all on machine 1 (column k moves to it and back).");
+	        " U(k-1,k) are all on machine 1 (column k moves to it and back).  Beyond the"
+	        " paper, the table compares every static slice of B = 1..10 with the heuristic:"
+	        " on 20 columns the heuristic is at least 12.6%% faster than the best of all 3^B"
+	        " slices (59049 for B = 10), because on a small matrix the chain of factor tasks"
+	        " and the last steps weigh, and no fixed owner of a column can follow them; the"
+	        " incremental slice is within 0-10%% of that best slice (B = 8: 1.2465 against"
+	        " 1.1398).  At n >= 1000 (002-fig12) the gap is gone.");
 }
 
 /* ---- Fig 12 ------------------------------------------------------------------ */

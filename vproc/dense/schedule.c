@@ -273,3 +273,47 @@ vproc_status vproc_tg_three(const vproc_tg *g, size_t p, const double *t, size_t
 	}
 	return st;
 }
+
+/* ---- the optimal static slice of one B, by exhaustive search ------------ */
+
+vproc_status vproc_tg_optimal_slice(const vproc_tg *g, size_t p, const double *t, size_t B,
+                                    size_t *pattern, double *makespan)
+{
+	vproc_status st = vproc_tg_check(g, p, t);
+	if (st != VPROC_OK)
+		return st;
+	if (B == 0 || pattern == NULL || makespan == NULL)
+		return VPROC_EINVAL;
+	double n = 1.0;
+	for (size_t b = 0; b < B; b++)
+		n *= (double)p;
+	if (n > VPROC_TG_SEARCH_MAX)
+		return VPROC_ERANGE;
+	size_t *cur = vproc_calloc(B, sizeof *cur);
+	if (cur == NULL)
+		return VPROC_ENOMEM;
+	*makespan = INFINITY;
+	/* Every pattern in p^B, as a counter in base p (the first is all 0). */
+	for (;;) {
+		vproc_tg_schedule s;
+		vproc_tg_times tm;
+		st = vproc_tg_static(g, p, cur, B, &s);
+		if (st == VPROC_OK) {
+			st = vproc_tg_simulate(g, p, t, &s, &tm);
+			vproc_tg_schedule_free(&s);
+		}
+		if (st != VPROC_OK)
+			break;
+		if (tm.makespan < *makespan) {
+			*makespan = tm.makespan;
+			memcpy(pattern, cur, B * sizeof *cur);
+		}
+		size_t d = 0;
+		while (d < B && ++cur[d] == p)
+			cur[d++] = 0;
+		if (d == B)
+			break;
+	}
+	free(cur);
+	return st;
+}

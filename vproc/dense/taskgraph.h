@@ -143,6 +143,18 @@ double vproc_tg_lower_bound(const vproc_tg *g, size_t p, const double *t);
 vproc_status vproc_tg_best_B(const vproc_tg *g, size_t p, const double *t, size_t Bmax,
                              double *times, size_t *B, double *makespan);
 
+/*
+ * vproc_tg_optimal_slice -- the static slice of B of least simulated
+ * makespan over all p^B patterns (beyond the paper: how far the incremental
+ * slice, optimal for the step-by-step count of 000 Prop 2, is from the best
+ * slice once panels and messages count).  VPROC_ERANGE if p^B exceeds
+ * VPROC_TG_SEARCH_MAX.  Ties keep the first pattern in counting order.
+ *   pattern  [out] B machine indices
+ */
+#define VPROC_TG_SEARCH_MAX 200000.0
+vproc_status vproc_tg_optimal_slice(const vproc_tg *g, size_t p, const double *t, size_t B,
+                                    size_t *pattern, double *makespan);
+
 /* The three schedules of 002 s4, in this order. */
 enum { VPROC_TG_STATIC, VPROC_TG_OPTIMIZED, VPROC_TG_DYNAMIC, VPROC_TG_NSCHED };
 
