@@ -273,6 +273,7 @@ e2e: all
 	$(Q)HETLAUNCH=$(BIN) tests/slurm_test.sh
 	$(Q)HETLAUNCH=$(BIN) HL_RING=$(HL_RING) PRELOAD=$(LIBVPROC) tests/ring_kernel_test.sh
 	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBVPROC) HETLAUNCH=$(BIN) tests/mw_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/adapt_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done

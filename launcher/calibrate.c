@@ -22,6 +22,7 @@
 #include "openmpi.h"
 #include "json.h"
 #include "layout.h"
+#include "measured.h"
 #include "plan.h"
 #include "run.h"
 
@@ -57,10 +58,16 @@ static int fill_yaml(FILE *f, void *arg)
 			fprintf(f, "    latency_us: %.17g\n", m->latency_us);
 		if (m->bandwidth_mbps > 0)
 			fprintf(f, "    bandwidth_mbps: %.17g\n", m->bandwidth_mbps);
+		if (m->memory_gb > 0)
+			fprintf(f, "    memory_gb: %.17g\n", m->memory_gb);
+		if (m->emulate_mflops > 0)   /* the emulated speed stays what it was */
+			fprintf(f, "    emulate_mflops: %.17g\n", m->emulate_mflops);
 	}
 	fprintf(f, "layout: %s\n", hl_layout_name(cfg->layout));
 	if (cfg->B)   /* 1d only */
 		fprintf(f, "B: %zu\n", cfg->B);
+	if (cfg->allocation == HL_ALLOC_OPTIMIZED)
+		fprintf(f, "allocation: optimized\n");
 	if (cfg->grid[0])
 		fprintf(f, "grid: [%zu, %zu]\n", cfg->grid[0], cfg->grid[1]);
 	if (cfg->panel[0])
@@ -84,9 +91,64 @@ static int fill_yaml(FILE *f, void *arg)
 	return 0;
 }
 
+/* The measured ms per DGEMM: a table or --json on stdout, -o NEWFILE. */
+int hl_calibrate_output(const hl_config *cfg, const double *ms, int json, const char *out,
+                        int quiet, const char *dir)
+{
+	int rc = 0;
+	double tmin = ms[0];
+	for (size_t i = 0; i < cfg->nmachines; i++)
+		if (ms[i] < tmin)
+			tmin = ms[i];
+	if (json) {
+		jw w;
+		jw_init(&w, stdout);
+		jw_obj(&w);
+		jw_key(&w, "dgemm_order"); jw_uint(&w, CAL_N);
+		jw_key(&w, "unit"); jw_str(&w, "ms per DGEMM");
+		jw_key(&w, "machines");
+		jw_arr(&w);
+		for (size_t i = 0; i < cfg->nmachines; i++) {
+			jw_obj(&w);
+			jw_key(&w, "name"); jw_str(&w, cfg->machines[i].name);
+			jw_key(&w, "cycle_time"); jw_num(&w, ms[i]);
+			jw_key(&w, "speed"); jw_num(&w, mflops_of(ms[i]));
+			jw_key(&w, "configured_cycle_time"); jw_num(&w, cfg->machines[i].cycle_time);
+			jw_key(&w, "relative"); jw_num(&w, ms[i] / tmin);
+			jw_end(&w);
+		}
+		jw_end(&w);
+		jw_key(&w, "emulated"); jw_bool(&w, cfg->emulate);
+		jw_key(&w, "dir"); jw_str(&w, dir);
+		jw_end(&w);
+		jw_done(&w);
+	} else {
+		printf("%-16s %12s %10s %10s %12s\n", "machine", "cycle_time", "Mflop/s",
+		       "relative", "configured");
+		double cmin = cfg->machines[0].cycle_time;
+		for (size_t i = 0; i < cfg->nmachines; i++)
+			if (cfg->machines[i].cycle_time < cmin)
+				cmin = cfg->machines[i].cycle_time;
+		for (size_t i = 0; i < cfg->nmachines; i++)
+			printf("%-16s %12.4g %10.0f %10.4f %12.4f\n", cfg->machines[i].name, ms[i],
+			       mflops_of(ms[i]), ms[i] / tmin, cfg->machines[i].cycle_time / cmin);
+	}
+	if (out) {
+		cal_ctx c = { cfg, ms };
+		char err[512];
+		if (hl_write_atomic(out, fill_yaml, &c, err, sizeof err) < 0) {
+			fprintf(stderr, "hetlaunch: calibrate: %s\n", err);
+			rc = 1;
+		} else if (!quiet) {
+			fprintf(stderr, "hetlaunch: calibrate: wrote %s\n", out);
+		}
+	}
+	return rc;
+}
+
 int hl_cmd_calibrate(int argc, char **argv)
 {
-	const char *file = NULL, *out = NULL, *dir = NULL;
+	const char *file = NULL, *out = NULL, *dir = NULL, *from = NULL;
 	int json = 0, quiet = 0;
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0)
@@ -97,6 +159,8 @@ int hl_cmd_calibrate(int argc, char **argv)
 			out = argv[++i];
 		else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
 			dir = argv[++i];
+		else if (strcmp(argv[i], "--from") == 0 && i + 1 < argc)
+			from = argv[++i];   /* 002 s4.5: the speeds a finished run measured */
 		else if (argv[i][0] == '-' && argv[i][1])
 			return hl_usage_error("calibrate: unknown option '%s'", argv[i]);
 		else if (file == NULL)
@@ -104,6 +168,8 @@ int hl_cmd_calibrate(int argc, char **argv)
 		else
 			return hl_usage_error("calibrate: unexpected argument '%s'", argv[i]);
 	}
+	if (from)
+		return hl_calibrate_from(from, file, json, out, quiet);
 	if (file == NULL)
 		return hl_usage_error("%s", "calibrate: missing FILE");
 	char probe[PATH_MAX];
@@ -188,55 +254,8 @@ int hl_cmd_calibrate(int argc, char **argv)
 	} else if (rc != 0) {
 		fprintf(stderr, "hetlaunch: calibrate: %s (log: %s/log.txt)\n", run.error, run.dir);
 	}
-	if (rc == 0) {
-		double tmin = ms[0];
-		for (size_t i = 0; i < cfg.nmachines; i++)
-			if (ms[i] < tmin)
-				tmin = ms[i];
-		if (json) {
-			jw w;
-			jw_init(&w, stdout);
-			jw_obj(&w);
-			jw_key(&w, "dgemm_order"); jw_uint(&w, CAL_N);
-			jw_key(&w, "unit"); jw_str(&w, "ms per DGEMM");
-			jw_key(&w, "machines");
-			jw_arr(&w);
-			for (size_t i = 0; i < cfg.nmachines; i++) {
-				jw_obj(&w);
-				jw_key(&w, "name"); jw_str(&w, cfg.machines[i].name);
-				jw_key(&w, "cycle_time"); jw_num(&w, ms[i]);
-				jw_key(&w, "speed"); jw_num(&w, mflops_of(ms[i]));
-				jw_key(&w, "configured_cycle_time"); jw_num(&w, cfg.machines[i].cycle_time);
-				jw_key(&w, "relative"); jw_num(&w, ms[i] / tmin);
-				jw_end(&w);
-			}
-			jw_end(&w);
-			jw_key(&w, "emulated"); jw_bool(&w, cfg.emulate);
-			jw_key(&w, "dir"); jw_str(&w, run.dir);
-			jw_end(&w);
-			jw_done(&w);
-		} else {
-			printf("%-16s %12s %10s %10s %12s\n", "machine", "cycle_time", "Mflop/s",
-			       "relative", "configured");
-			double cmin = cfg.machines[0].cycle_time;
-			for (size_t i = 0; i < cfg.nmachines; i++)
-				if (cfg.machines[i].cycle_time < cmin)
-					cmin = cfg.machines[i].cycle_time;
-			for (size_t i = 0; i < cfg.nmachines; i++)
-				printf("%-16s %12.4g %10.0f %10.4f %12.4f\n", cfg.machines[i].name, ms[i],
-				       mflops_of(ms[i]), ms[i] / tmin, cfg.machines[i].cycle_time / cmin);
-		}
-		if (out) {
-			cal_ctx c = { &cfg, ms };
-			char err[512];
-			if (hl_write_atomic(out, fill_yaml, &c, err, sizeof err) < 0) {
-				fprintf(stderr, "hetlaunch: calibrate: %s\n", err);
-				rc = 1;
-			} else if (!quiet) {
-				fprintf(stderr, "hetlaunch: calibrate: wrote %s\n", out);
-			}
-		}
-	}
+	if (rc == 0)
+		rc = hl_calibrate_output(&cfg, ms, json, out, quiet, run.dir);
 	free(ms);
 	hl_run_free(&run);
 	hl_plan_free(&plan);

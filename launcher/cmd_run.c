@@ -25,6 +25,7 @@ typedef struct {
 	hl_run_opts o;
 	int json;
 	int help;
+	size_t adapt;     /* --adapt K: K phases (002 s4.5, adapt.c) */
 } run_args;
 
 static int parse(const char *cmd, int argc, char **argv, run_args *a, int allow_run_opts)
@@ -50,6 +51,13 @@ static int parse(const char *cmd, int argc, char **argv, run_args *a, int allow_
 			if (i + 1 >= argc || strcmp(argv[i + 1], "cyclic") != 0)
 				return hl_usage_error("%s: --baseline takes 'cyclic'", cmd);
 			a->o.baseline = 1;
+			i++;
+		} else if (allow_run_opts && strcmp(s, "--adapt") == 0) {
+			char *end = NULL;
+			unsigned long k = i + 1 < argc ? strtoul(argv[i + 1], &end, 10) : 0;
+			if (k < 1 || !end || *end || argv[i + 1][0] == '-')
+				return hl_usage_error("%s: --adapt takes a number of phases >= 1", cmd);
+			a->adapt = k;
 			i++;
 		} else if (strcmp(s, "--") == 0 && i + 1 < argc && a->file == NULL) {
 			a->file = argv[++i];
@@ -120,11 +128,13 @@ static int load(const char *file, diag *d, hl_config *cfg, hl_plan *plan)
 
 static const char run_help[] =
 	"usage: hetlaunch run FILE [--out DIR] [--baseline cyclic] [--dry-run] [--json]\n"
-	"                          [--quiet] [--no-preload]\n"
+	"                          [--quiet] [--no-preload] [--adapt K]\n"
 	"Plan, write the run directory (plan.json, hosts.mpich, the tester's input,\n"
 	"command.txt), start the MPI job, and write report.json.  Inside a Slurm\n"
 	"allocation the ranks are started by srun (hosts.slurm); with mpi: openmpi by\n"
-	"mpirun (hosts.openmpi).  Every rank reports its host: placement: verified.\n";
+	"mpirun (hosts.openmpi).  Every rank reports its host: placement: verified.\n"
+	"--adapt K: K phases, each planned on the speeds the one before measured\n"
+	"(paper 002 s4.5; layout 1d, kernel lu or qr); DIR/phaseN and DIR/report.json.\n";
 
 int hl_cmd_run(int argc, char **argv)
 {
@@ -142,6 +152,13 @@ int hl_cmd_run(int argc, char **argv)
 	if (load(a.file, &d, &cfg, &plan) < 0) {
 		diag_free(&d);
 		return EXIT_USAGE;
+	}
+	if (a.adapt) {
+		rc = hl_run_adapt(&cfg, &a.o, a.adapt, a.json);
+		hl_plan_free(&plan);
+		hl_config_free(&cfg);
+		diag_free(&d);
+		return fflush(stdout) != 0 && rc == 0 ? EXIT_JOB : rc;
 	}
 	hl_run run;
 	rc = hl_run_job(&cfg, &plan, &a.o, &run);

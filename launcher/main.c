@@ -34,11 +34,16 @@ static const char usage_text[] =
 	"                          mpich-grouped, mpich-rankmap, openmpi, openmpi-seq, slurm\n"
 	"  run FILE [--out DIR] [--baseline cyclic] [--dry-run] [--json] [--quiet]\n"
 	"                          plan, write the run directory, start the MPI job,\n"
-	"                          report measured against predicted (report.json)\n"
+	"                          report measured against predicted (report.json);\n"
+	"                          --adapt K: K phases, each planned on the speeds\n"
+	"                          the one before measured (paper 002 s4.5)\n"
 	"  compare FILE [--out DIR] [--json]\n"
 	"                          run the cyclic baseline and the plan; the speedup\n"
 	"  calibrate FILE [--json] [-o NEWFILE]\n"
+	"  calibrate --from RUNDIR [FILE] [--json] [-o NEWFILE]\n"
 	"                          measure each machine's cycle time (DGEMM 500)\n"
+	"  simulate FILE [--json]  LU/QR task graph under the static, optimized and\n"
+	"                          dynamic schedules of paper 002 s4 (layout 1d)\n"
 	"\n"
 	"options:\n"
 	"  -h, --help              show this help\n"
@@ -251,6 +256,8 @@ int main(int argc, char **argv)
 		return hl_cmd_compare(argc - 2, argv + 2);
 	if (strcmp(cmd, "calibrate") == 0)
 		return hl_cmd_calibrate(argc - 2, argv + 2);
+	if (strcmp(cmd, "simulate") == 0)
+		return hl_cmd_simulate(argc - 2, argv + 2);
 	if (cmd[0] == '-')
 		return hl_usage_error("unknown option '%s'", cmd);
 	/* hetlaunch FILE [options] is hetlaunch run FILE [options] */

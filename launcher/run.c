@@ -181,6 +181,10 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 	jw_obj(w);
 	jw_key(w, "kernel"); jw_str(w, hl_kernel_name(cfg->kernel));
 	jw_key(w, "layout"); jw_str(w, hl_layout_name(cfg->layout));
+	/* calibrate --from finds the configuration again (002 s4.5) */
+	char *abs = cfg->file ? realpath(cfg->file, NULL) : NULL;
+	jw_key(w, "config"); jw_str(w, abs ? abs : cfg->file ? cfg->file : "");
+	free(abs);
 	jw_key(w, "mapping"); jw_str(w, run->baseline ? "cyclic" : "hetero");
 	jw_key(w, "nprow"); jw_uint(w, run->nprow);
 	jw_key(w, "npcol"); jw_uint(w, run->npcol);

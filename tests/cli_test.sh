@@ -207,5 +207,14 @@ expect_rc 2 "hostfile two files" hostfile configs/lhpc-lu.yaml configs/lip-lu.ya
 expect_rc 0 "hostfile -- FILE" hostfile --format slurm -- configs/lhpc-lu.yaml
 grep -q "hostfile FILE" <("$HETLAUNCH" --help) && ok || bad "--help does not list hostfile"
 
+# simulate (paper 002 s4; tests/adapt_test.sh has more): the bound below every makespan
+"$HETLAUNCH" simulate configs/lhpc-lu.yaml --json >"$tmp/out" 2>"$tmp/err" && python3 -c '
+import json, sys; d = json.load(open(sys.argv[1]))
+assert all(d[s]["makespan"] >= d["lower_bound"] for s in ("static", "optimized", "dynamic"))' "$tmp/out" \
+	&& ok || bad "simulate --json: $(cat "$tmp/err")"
+expect_rc 2 "simulate on layout 2d" simulate configs/table3-2d.yaml
+expect_rc 2 "simulate unknown option" simulate configs/lhpc-lu.yaml --fast
+expect_rc 2 "run --adapt without K" run configs/lhpc-lu.yaml --adapt
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

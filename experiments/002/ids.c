@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "sched.h"
 
 /* ---- paper 002, s2.1-2.2: Tables 1, 2, 3 on t = 3, 5, 8 --------------- */
 
@@ -429,6 +430,10 @@ static const struct idspec IDS[] = {
 	  0, id_beyond_opt_lhpc },
 	{ "beyond-002-optimized-lip", "Beyond: 002 s4.4's optimized allocation against the plain one, lip",
 	  0, id_beyond_opt_lip },
+	{ "002-fig11", "002 Fig 11: the static, optimized and dynamic allocations, t = 3, 5, 8, 20 blocks",
+	  0, id_002_fig11 },
+	{ "002-fig12", "002 Fig 12: simulated times of the three schedules, n = 1000..2000", 0,
+	  id_002_fig12 },
 
 };
 

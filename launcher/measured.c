@@ -1,0 +1,242 @@
+/*
+ * measured.c -- machine speeds measured by a finished run (measured.h):
+ * the runs of paper 002 s4.5's semi-static strategy, where each phase is
+ * planned on what the one before measured.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dense/measured.h"
+#include "diag.h"
+#include "layout.h"
+#include "measured.h"
+#include "yamltree.h"
+
+int hl_measured_cycle_times(const hl_config *cfg, const size_t *ns, size_t nns, size_t nranks,
+                            const size_t *rank_machine, const double *compute,
+                            const double *busy, double *ms, char *err, size_t errlen)
+{
+	if (strcmp(hl_layout_name(cfg->layout), "1d") != 0 ||
+	    (cfg->kernel != HL_KERNEL_LU && cfg->kernel != HL_KERNEL_QR)) {
+		snprintf(err, errlen, "measured speeds need a layout 1d run of kernel lu or qr");
+		return -1;
+	}
+	if (nranks == 0 || nns == 0 || cfg->nb == 0) {
+		snprintf(err, errlen, "the run reported no rank times");
+		return -1;
+	}
+	double *work = calloc(nranks, sizeof *work);
+	double *told = calloc(cfg->nmachines, sizeof *told);
+	int rc = -1;
+	if (work && told) {
+		/* Rank k holds the column blocks j = k mod B (B = nranks). */
+		for (size_t a = 0; a < nns; a++) {
+			vproc_tg g = { cfg->kernel == HL_KERNEL_QR ? VPROC_TG_QR : VPROC_TG_LU,
+			               (ns[a] + cfg->nb - 1) / cfg->nb, cfg->nb, 0.0 };
+			for (size_t j = 0; j < g.M; j++)
+				work[j % nranks] += vproc_tg_column_work(&g, j);
+		}
+		for (size_t i = 0; i < cfg->nmachines; i++)
+			told[i] = cfg->machines[i].cycle_time;
+		vproc_status st = busy ? vproc_measured_busy(cfg->nmachines, nranks, rank_machine,
+		                                             work, busy, ms)
+		                       : vproc_measured_times(cfg->nmachines, nranks, rank_machine,
+		                                              work, compute, ms);
+		if (st == VPROC_OK)
+			st = vproc_measured_fill(cfg->nmachines, told, ms);
+		if (st == VPROC_OK) {
+			for (size_t i = 0; i < cfg->nmachines; i++)   /* s/flop -> ms per DGEMM 500 */
+				ms[i] *= HL_CAL_FLOPS * 1e3;
+			rc = 0;
+		} else {
+			snprintf(err, errlen, "no usable rank times (%s)", vproc_strerror(st));
+		}
+	} else {
+		snprintf(err, errlen, "out of memory");
+	}
+	free(work);
+	free(told);
+	return rc;
+}
+
+/* ---- report.json (JSON is YAML: yamltree reads it) ------------------------- */
+
+static const yt_node *get(const yt_node *map, const char *key)
+{
+	for (size_t k = 0; map && map->kind == YT_MAP && k < map->n; k++)
+		if (strcmp(map->items[2 * k]->value, key) == 0)
+			return map->items[2 * k + 1];
+	return NULL;
+}
+
+static const char *scalar(const yt_node *map, const char *key)
+{
+	const yt_node *v = get(map, key);
+	return v && v->kind == YT_SCALAR ? v->value : NULL;
+}
+
+typedef struct {
+	size_t *ns, nns, nranks, *machine;
+	double *compute;
+	double *busy;   /* [nmachines] the emulation's booked compute, or NULL */
+} report_data;
+
+/* An emulated run books each machine's compute exactly (the runtime's
+ * vproc_emu_charge): emulation.machines[].compute_s, by name. */
+static void read_busy(const yt_node *root, const hl_config *cfg, report_data *r)
+{
+	const yt_node *ms = get(get(root, "emulation"), "machines");
+	if (ms == NULL || ms->kind != YT_SEQ)
+		return;
+	r->busy = calloc(cfg->nmachines, sizeof *r->busy);
+	for (size_t a = 0; r->busy && a < ms->n; a++) {
+		const char *name = scalar(ms->items[a], "name"), *c = scalar(ms->items[a], "compute_s");
+		for (size_t i = 0; name && c && i < cfg->nmachines; i++)
+			if (strcmp(cfg->machines[i].name, name) == 0)
+				r->busy[i] = strtod(c, NULL);
+	}
+}
+
+/* The sizes, and each rank's machine (an index of cfg) and compute. */
+static int read_report(const yt_node *root, const hl_config *cfg, report_data *r, char *err,
+                       size_t errlen)
+{
+	const yt_node *res = get(root, "results"), *ranks = get(root, "ranks");
+	const char *layout = scalar(root, "layout"), *kernel = scalar(root, "kernel");
+	if (!res || res->kind != YT_SEQ || !ranks || ranks->kind != YT_SEQ || !layout || !kernel) {
+		snprintf(err, errlen, "not a hetlaunch report (results, ranks, layout, kernel)");
+		return -1;
+	}
+	if (strcmp(layout, hl_layout_name(cfg->layout)) != 0 ||
+	    strcmp(kernel, hl_kernel_name(cfg->kernel)) != 0) {
+		snprintf(err, errlen, "the run is layout %s, kernel %s; the configuration says %s, %s",
+		         layout, kernel, hl_layout_name(cfg->layout), hl_kernel_name(cfg->kernel));
+		return -1;
+	}
+	r->ns = calloc(res->n + 1, sizeof *r->ns);
+	r->machine = calloc(ranks->n + 1, sizeof *r->machine);
+	r->compute = calloc(ranks->n + 1, sizeof *r->compute);
+	if (!r->ns || !r->machine || !r->compute) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t a = 0; a < res->n; a++) {
+		const char *n = scalar(res->items[a], "n");
+		if (n)
+			r->ns[r->nns++] = strtoul(n, NULL, 10);
+	}
+	for (r->nranks = 0; r->nranks < ranks->n; r->nranks++) {
+		const yt_node *x = ranks->items[r->nranks];
+		const char *name = scalar(x, "machine"), *c = scalar(x, "compute");
+		size_t i = 0;
+		while (name && i < cfg->nmachines && strcmp(cfg->machines[i].name, name) != 0)
+			i++;
+		if (!name || i == cfg->nmachines || !c || strcmp(c, "null") == 0) {
+			snprintf(err, errlen, "rank %zu: %s", r->nranks,
+			         !name || i == cfg->nmachines ? "a machine the configuration does not list"
+			                                      : "no compute time (the program printed none)");
+			return -1;
+		}
+		r->machine[r->nranks] = i;
+		r->compute[r->nranks] = strtod(c, NULL);
+	}
+	read_busy(root, cfg, r);
+	return 0;
+}
+
+static void report_data_free(report_data *r)
+{
+	free(r->ns);
+	free(r->machine);
+	free(r->compute);
+	free(r->busy);
+}
+
+static int measured_from_root(const yt_node *root, const hl_config *cfg, double *ms,
+                              const char **source, char *err, size_t errlen)
+{
+	report_data r = { 0 };
+	int rc = read_report(root, cfg, &r, err, errlen);
+	if (rc == 0)
+		rc = hl_measured_cycle_times(cfg, r.ns, r.nns, r.nranks, r.machine, r.compute, r.busy,
+		                             ms, err, errlen);
+	if (source)
+		*source = r.busy ? "the emulation's per-machine compute" : "the ranks' compute (median)";
+	report_data_free(&r);
+	return rc;
+}
+
+int hl_measured_from_dir(const char *rundir, const hl_config *cfg, double *ms,
+                         const char **source, char *err, size_t errlen)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/report.json", rundir);
+	diag d;
+	diag_init(&d, path);
+	yt_node *root = NULL;
+	int rc = yt_load(path, &d, &root);
+	if (rc < 0 || root == NULL) {
+		snprintf(err, errlen, "%s: cannot read the report", path);
+		rc = -1;
+	} else {
+		rc = measured_from_root(root, cfg, ms, source, err, errlen);
+	}
+	yt_free(root);
+	diag_free(&d);
+	return rc;
+}
+
+/* The configuration: FILE, or the one report.json names. */
+static int load_config(const yt_node *root, const char *file, hl_config *cfg, diag *d)
+{
+	const char *path = file ? file : scalar(root, "config");
+	if (path == NULL) {
+		fprintf(stderr, "hetlaunch: calibrate: the report names no configuration; give FILE\n");
+		return -1;
+	}
+	diag_init(d, path);
+	if (hl_config_load(path, d, cfg) < 0) {
+		diag_print(d, stderr);
+		diag_free(d);
+		return -1;
+	}
+	return 0;
+}
+
+int hl_calibrate_from(const char *rundir, const char *file, int json, const char *out, int quiet)
+{
+	char path[PATH_MAX], err[512];
+	snprintf(path, sizeof path, "%s/report.json", rundir);
+	diag dr, d;
+	diag_init(&dr, path);
+	yt_node *root = NULL;
+	if (yt_load(path, &dr, &root) < 0 || root == NULL) {
+		diag_print(&dr, stderr);
+		if (root == NULL)
+			fprintf(stderr, "hetlaunch: calibrate: %s: no report (did the run finish?)\n", path);
+		diag_free(&dr);
+		return 2;
+	}
+	hl_config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	int rc = 2;
+	if (load_config(root, file, &cfg, &d) == 0) {
+		double *ms = calloc(cfg.nmachines, sizeof *ms);
+		const char *source = NULL;
+		if (ms && measured_from_root(root, &cfg, ms, &source, err, sizeof err) == 0) {
+			if (!quiet)
+				fprintf(stderr, "hetlaunch: calibrate: %s: from %s\n", rundir, source);
+			rc = hl_calibrate_output(&cfg, ms, json, out, quiet, rundir);
+		} else {
+			fprintf(stderr, "hetlaunch: calibrate: %s: %s\n", path, ms ? err : "out of memory");
+		}
+		free(ms);
+		hl_config_free(&cfg);
+		diag_free(&d);
+	}
+	yt_free(root);
+	diag_free(&dr);
+	return rc;
+}
