@@ -90,7 +90,7 @@ HLMW_OMPI    := $(OUT)/lib/hetlaunch/openmpi/hl-mw
 DRIVER    := $(OUT)/lib/hetlaunch/hl-driver
 HL_RING   := $(OUT)/lib/hetlaunch/hl-ring
 HLMW      := $(OUT)/lib/hetlaunch/hl-mw
-MPI_TESTS := $(OBJ)/tests/mpi/patterns
+MPI_TESTS := $(OBJ)/tests/mpi/patterns $(OBJ)/tests/mpi/vclock
 
 all: $(BIN) $(LIBVPROC) $(PROBE) $(DRIVER) $(HL_RING) $(MPI_TESTS) $(HLMW) \
      $(LIBVPROC_OMPI) $(PROBE_OMPI) $(DRIVER_OMPI) $(HL_RING_OMPI) $(HLMW_OMPI)

@@ -42,6 +42,7 @@ typedef struct {
 	double bandwidth_mbps;  /* cluster default, per port; 0 = infinite */
 	int bus;                /* network: bus (one shared medium) */
 	int links;              /* network: links (layout: ring's per-pair costs) */
+	int virtual_clock;      /* clock: virtual (issue 16): per-rank virtual clocks */
 } hl_emulation;
 
 #define HL_DEFAULT_N 1024

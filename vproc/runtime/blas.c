@@ -33,7 +33,7 @@ static dgemm_fn *real_dgemm(void)
 static unsigned long long thread_cpu_ns(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	vr_real_clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
