@@ -4,8 +4,9 @@
  * prints "vclock mode=M rank=R time=SECONDS" (MPI_Wtime, and clock_gettime
  * beside it: both are the virtual clock).
  *
- *   pingpong BYTES REPS     ranks 0 and 1 send BYTES back and forth REPS
- *                           times: 2 REPS (BYTES / bandwidth + latency)
+ *   pingpong BYTES REPS     ranks 2i and 2i+1 send BYTES back and forth
+ *                           REPS times: 2 REPS (BYTES / bandwidth + latency)
+ *                           for one pair
  *   ring BYTES ITERS N      each iteration every rank does a DGEMM of
  *                           order N, then sends BYTES to its successor and
  *                           receives from its predecessor (Sendrecv): the
@@ -31,6 +32,17 @@ static void gemm(int n, double *a, double *b, double *c)
 {
 	const double one = 1.0, zero = 0.0;
 	dgemm_("N", "N", &n, &n, &n, &one, a, &n, b, &n, &zero, c, &n);
+}
+
+static void pingpong(char *sbuf, char *rbuf, int bytes, int peer)
+{
+	if (rank % 2 == 0) {
+		MPI_Send(sbuf, bytes, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
+		MPI_Recv(rbuf, bytes, MPI_BYTE, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	} else {
+		MPI_Recv(rbuf, bytes, MPI_BYTE, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Send(sbuf, bytes, MPI_BYTE, peer, 7, MPI_COMM_WORLD);
+	}
 }
 
 static double mono(void)
@@ -74,27 +86,22 @@ int main(int argc, char **argv)
 		a[i] = b[i] = 1.0 / (double)(i + 1);
 	/* one untimed round first: the first calls resolve their symbols,
 	 * CPU time the emulation charges like any other */
-	if (mode[0] == 'p' && size >= 2 && rank < 2) {
-		if (rank == 0) {
-			MPI_Send(sbuf, 0, MPI_BYTE, 1, 7, MPI_COMM_WORLD);
-			MPI_Recv(rbuf, 0, MPI_BYTE, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		} else {
-			MPI_Recv(rbuf, 0, MPI_BYTE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-			MPI_Send(sbuf, 0, MPI_BYTE, 0, 7, MPI_COMM_WORLD);
-		}
-	}
+	/* Clocks start together: a rank's own start-up (its CPU time before
+	 * this point) is booked on its machine in real order, and siblings
+	 * would otherwise start the timed part at different virtual times. */
+	MPI_Barrier(MPI_COMM_WORLD);
+	int peer = rank ^ 1;
+	int pairs = mode[0] == 'p' && peer < size;
+	if (pairs)
+		pingpong(sbuf, rbuf, 0, peer);
+	if (n > 0)
+		gemm(n < 8 ? n : 8, a, b, c);
 	(void)mono();
 	double t0 = MPI_Wtime(), m0 = mono();
 	for (int k = 0; k < iters; k++) {
-		if (mode[0] == 'p' && size >= 2 && rank < 2) {
-			if (rank == 0) {
-				MPI_Send(sbuf, bytes, MPI_BYTE, 1, 7, MPI_COMM_WORLD);
-				MPI_Recv(rbuf, bytes, MPI_BYTE, 1, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-			} else {
-				MPI_Recv(rbuf, bytes, MPI_BYTE, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-				MPI_Send(sbuf, bytes, MPI_BYTE, 0, 7, MPI_COMM_WORLD);
-			}
-		} else if (mode[0] == 'r') {
+		if (pairs)
+			pingpong(sbuf, rbuf, bytes, peer);
+		else if (mode[0] == 'r') {
 			gemm(n, a, b, c);
 			MPI_Sendrecv(sbuf, bytes, MPI_BYTE, (rank + 1) % size, 3, rbuf, bytes, MPI_BYTE,
 			             (rank + size - 1) % size, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -105,7 +112,8 @@ int main(int argc, char **argv)
 	if (mode[0] == 's')
 		MPI_Barrier(MPI_COMM_WORLD);
 	double t1 = MPI_Wtime(), m1 = mono();
-	printf("vclock mode=%s rank=%d time=%.9f monotonic=%.9f\n", mode, rank, t1 - t0, m1 - m0);
+	printf("vclock mode=%s rank=%d time=%.9f monotonic=%.9f start=%.9f end=%.9f\n", mode,
+	       rank, t1 - t0, m1 - m0, t0, t1);
 	free(sbuf);
 	free(rbuf);
 	free(a);

@@ -208,7 +208,11 @@ void vr_enter(void)
 		return;
 	unsigned long long cpu = now_ns(CLOCK_THREAD_CPUTIME_ID) - seg_cpu;
 	unsigned long long rest = cpu > seg_cpu_excluded ? cpu - seg_cpu_excluded : 0;
-	unsigned long long work = vproc_emu_work(rest, me->scale) + seg_flop_ns;
+	if (shm->flags & VR_FLAG_FLOPS_ONLY)
+		rest = 0;   /* emulate: {cpu_time: false}: only the flop models */
+	unsigned long long cpu_work = vproc_emu_work(rest, me->scale);
+	unsigned long long work = cpu_work + seg_flop_ns;
+	atomic_fetch_add(&me->cpu_work_ns, cpu_work);
 	if (vr_virtual()) {
 		/* issue 16: the rank's clock books the machine; nothing sleeps */
 		vr_vt_compute(work);

@@ -32,6 +32,9 @@
 #define VR_FLAG_VIRTUAL  8u   /* emulate: {clock: virtual} (issue 16): per-rank
                                * virtual clocks, calendars below, no sleeping */
 
+#define VR_FLAG_FLOPS_ONLY 16u /* cpu_time: false: the CPU time outside the
+                               * modelled BLAS is not charged */
+
 /* A calendar of virtual busy time (vproc/vclock.h), under a spin lock. */
 #define VR_CAL_CAP 64
 #define VR_BUS_CAL_CAP 1024
@@ -62,6 +65,8 @@ typedef struct {
 	_Atomic unsigned long long messages;    /* sent off the machine */
 	_Atomic unsigned long long bytes;
 	_Atomic unsigned long long wire_ns;     /* emulated sending time */
+	_Atomic unsigned long long cpu_work_ns; /* the part of work_ns charged by
+	                                         * CPU time (the rest: flop models) */
 } vr_machine;
 
 typedef struct {

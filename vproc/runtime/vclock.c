@@ -156,7 +156,7 @@ static unsigned long long send_time(int w, unsigned long long bytes)
 		arrival = free_at + (unsigned long long)shm->bus_latency_ns;
 	} else {
 		vr_cal *p = &shm->port_cal[my_machine];
-		unsigned long long wire = me->bytes_per_s > 0
+			unsigned long long wire = me->bytes_per_s > 0
 			? (unsigned long long)((double)bytes / me->bytes_per_s * 1e9 + 0.5) : 0;
 		unsigned long long start = wire ? book(&p->lock, &p->n, &p->dropped, p->iv,
 		                                       VR_CAL_CAP, 0, 1, vt, wire) : vt;
