@@ -273,11 +273,13 @@ e2e: all
 	$(Q)HETLAUNCH=$(BIN) tests/slurm_test.sh
 	$(Q)HETLAUNCH=$(BIN) HL_RING=$(HL_RING) PRELOAD=$(LIBVPROC) tests/ring_kernel_test.sh
 	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBVPROC) HETLAUNCH=$(BIN) tests/mw_test.sh
+	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/vclock_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done
 	$(Q)HETLAUNCH=$(BIN) PROBE=$(abspath $(PROBE)) tests/bench_runtime.sh
 	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) tests/bench_dense.sh
+	$(Q)HETLAUNCH=$(BIN) tests/bench_vclock.sh
 
 # The main job: stock ScaLAPACK LU (hl-driver, n = 2400) on the emulated
 # lhpc platform of paper 002 (Table 5), one process per machine and then
