@@ -75,21 +75,46 @@ static double phase_network(const phase *ph, double chain)
 
 /* A ring broadcast from process `root` over the `count` processes
  * procs[0..count-1] (in ring order from the root), `bytes` each hop: the
- * hops between machines are sent by their sender's machine.  Returns the
- * number of such hops. */
+ * hops between machines are booked on their sender's machine.  Returns
+ * the time of the first hop (0 when it stays on one machine): the next
+ * process of the ring owns the next panel (or block row), and the others
+ * update while the broadcast goes on. */
 static double ring(phase *ph, const size_t *procs, size_t count, size_t root, double bytes)
 {
-	const size_t *mach = ph->pl->machine;
-	double hops = 0;
+	const vproc_lu_platform *pl = ph->pl;
+	const size_t *mach = pl->machine;
+	double first = 0;
 	for (size_t h = 0; h + 1 < count; h++) {
 		size_t a = procs[(root + h) % count], b = procs[(root + h + 1) % count];
 		if (mach[a] == mach[b] || bytes <= 0)
 			continue;
 		ph->bytes[mach[a]] += bytes;
 		ph->msgs[mach[a]] += 1;
-		hops += 1;
+		if (h == 0) {
+			size_t m = mach[a];
+			double lat = pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
+			double bw = pl->bus ? pl->bus_bytes_per_s : pl->bytes_per_s ? pl->bytes_per_s[m] : 0;
+			first = lat + (bw > 0 ? bytes / bw : 0);
+		}
 	}
-	return hops;
+	return first;
+}
+
+/* The phase's bytes, added to each port's (or the bus's) total time:
+ * the network's throughput bound, which overlaps the compute. */
+static void accumulate(const phase *ph, double *port, double *bus_s)
+{
+	const vproc_lu_platform *pl = ph->pl;
+	for (size_t m = 0; m < pl->nmachines; m++) {
+		if (pl->bus) {
+			if (pl->bus_bytes_per_s > 0)
+				*bus_s += ph->bytes[m] / pl->bus_bytes_per_s;
+			continue;
+		}
+		double bw = pl->bytes_per_s ? pl->bytes_per_s[m] : 0;
+		if (bw > 0)
+			port[m] += ph->bytes[m] / bw;
+	}
 }
 
 /* Does process column c (by_col) or row c span two machines? */
@@ -138,7 +163,7 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 	if (out == NULL || check(pl) != VPROC_OK)
 		return VPROC_EINVAL;
 	size_t P = pl->P, Q = pl->Q, n = pl->n, b = pl->b, nm = pl->nmachines;
-	double *buf = calloc(3 * nm, sizeof *buf);
+	double *buf = calloc(5 * nm, sizeof *buf);
 	size_t *row = malloc((Q > P ? Q : P) * sizeof *row);
 	if (buf == NULL || row == NULL) {
 		free(buf);
@@ -146,6 +171,9 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 		return VPROC_ENOMEM;
 	}
 	phase ph = { pl, buf, buf + nm, buf + 2 * nm };
+	double *busy = buf + 3 * nm;   /* each machine's solves and updates, s */
+	double *port = buf + 4 * nm;   /* each port's sending time, s */
+	double bus_s = 0;              /* the bus's */
 	double comp = 0, net = 0;
 	for (size_t k = 0; k * b < n; k++) {
 		size_t lo = k * b, kb = n - lo < b ? n - lo : b, lo2 = lo + kb;
@@ -164,16 +192,17 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 			       slowest_link(pl, 8.0 * (double)kb);
 		/* the panel along each process row, as a ring from column qk */
 		phase_clear(&ph);
-		double chain = 0;
+		double first = 0;
 		for (size_t p = 0; p < P; p++) {
 			for (size_t q = 0; q < Q; q++)
 				row[q] = p * Q + q;
 			double rows = (double)owned_from(lo, n, b, p, P);
 			double h = ring(&ph, row, Q, qk, 8.0 * rows * (double)kb);
-			if (h > chain)
-				chain = h;
+			if (h > first)
+				first = h;
 		}
-		net += phase_network(&ph, chain);
+		net += first;
+		accumulate(&ph, port, &bus_s);
 		if (lo2 >= n)
 			break;
 		/* row swaps: kb pivots, (P-1)/P of them across process rows, each
@@ -190,7 +219,8 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 					ph.bytes[a] += 8.0 * cols * cross / (double)P * 2.0;
 					ph.msgs[a] += cross;
 				}
-			net += phase_network(&ph, cross);
+			net += phase_network(&ph, cross) - phase_network(&ph, 0.0);   /* the latencies */
+			accumulate(&ph, port, &bus_s);
 		}
 		/* the block row: a triangular solve on process row pk, then
 		 * down each process column as a ring */
@@ -199,19 +229,21 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 			double cols = (double)owned_from(lo2, n, b, q, Q);
 			ph.work[pl->machine[pk * Q + q]] += (double)kb * (double)kb * cols;
 		}
-		comp += phase_compute(&ph);
+		for (size_t m = 0; m < nm; m++)
+			busy[m] += ph.work[m] / (pl->mflops[m] * 1e6);
 		if (P > 1) {
 			phase_clear(&ph);
-			chain = 0;
+			first = 0;
 			for (size_t q = 0; q < Q; q++) {
 				for (size_t p = 0; p < P; p++)
 					row[p] = p * Q + q;
 				double cols = (double)owned_from(lo2, n, b, q, Q);
 				double h = ring(&ph, row, P, pk, 8.0 * cols * (double)kb);
-				if (h > chain)
-					chain = h;
+				if (h > first)
+					first = h;
 			}
-			net += phase_network(&ph, chain);
+			net += first;
+		accumulate(&ph, port, &bus_s);
 		}
 		/* the trailing update: 2 rows x cols x kb per process */
 		phase_clear(&ph);
@@ -219,12 +251,26 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 			for (size_t q = 0; q < Q; q++)
 				ph.work[pl->machine[p * Q + q]] += 2.0 * (double)owned_from(lo2, n, b, p, P) *
 				                                   (double)owned_from(lo2, n, b, q, Q) * (double)kb;
-		comp += phase_compute(&ph);
+		for (size_t m = 0; m < nm; m++)
+			busy[m] += ph.work[m] / (pl->mflops[m] * 1e6);
 	}
+	/* The solves and updates of different steps overlap across machines
+	 * (only the broadcasts order them): they weigh as the busiest
+	 * machine's total, not as the sum of each step's slowest machine. */
+	double most = 0;
+	for (size_t m = 0; m < nm; m++)
+		if (busy[m] > most)
+			most = busy[m];
+	comp += most;
+	/* The network's throughput bound: the busiest port, or the bus. */
+	double wire = bus_s;
+	for (size_t m = 0; m < nm; m++)
+		if (port[m] > wire)
+			wire = port[m];
 	free(buf);
 	free(row);
 	out->compute = comp;
-	out->network = net;
-	out->total = comp + net;
+	out->total = comp + net > wire ? comp + net : wire;
+	out->network = out->total - comp;
 	return VPROC_OK;
 }

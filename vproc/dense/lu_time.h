@@ -7,12 +7,15 @@
  * the process rows, the row swaps (PDLASWP, one message per pivot across
  * process rows), the triangular solve of the block row on process row
  * k mod P and its broadcast down the columns, and the trailing update.
- * The phases of a step follow one another (no overlap).  A machine's
- * processes share it: a phase lasts as long as its busiest machine's work.
- * A broadcast goes as a ring (BLACS's default for PDGETRF): each hop to
- * another machine costs latency + bytes / bandwidth; on a switch a machine
- * sends what its processes send through its one port, on a bus every
- * machine's bytes share the medium (000 s5).
+ * A machine's processes share it.
+ * The solves and updates of different steps overlap across machines
+ * (only the broadcasts order them), so they weigh as the busiest machine's
+ * total; the panels, the pivots and the first hop of each broadcast (a
+ * ring, BLACS's default for PDGETRF: the next process owns the next panel)
+ * are on the critical path and add up.  The bytes are a bound of their
+ * own: on a switch a machine sends what its processes send through its one
+ * port, on a bus every machine's bytes share the medium (000 s5); the
+ * prediction is the larger of the two.
  * Pure (vproc rules).
  */
 #ifndef VPROC_DENSE_LU_TIME_H
