@@ -14,8 +14,9 @@
  * ring, BLACS's default for PDGETRF: the next process owns the next panel)
  * are on the critical path and add up.  The bytes are a bound of their
  * own: on a switch a machine sends what its processes send through its one
- * port, on a bus every machine's bytes share the medium (000 s5); the
- * prediction is the larger of the two.
+ * port, and the prediction is the larger of the two; on a bus every
+ * machine's bytes share the medium (000 s5), the critical path's too, and
+ * they add to the rest.
  * Pure (vproc rules).
  */
 #ifndef VPROC_DENSE_LU_TIME_H
