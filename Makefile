@@ -90,7 +90,7 @@ HLMW_OMPI    := $(OUT)/lib/hetlaunch/openmpi/hl-mw
 DRIVER    := $(OUT)/lib/hetlaunch/hl-driver
 HL_RING   := $(OUT)/lib/hetlaunch/hl-ring
 HLMW      := $(OUT)/lib/hetlaunch/hl-mw
-MPI_TESTS := $(OBJ)/tests/mpi/patterns
+MPI_TESTS := $(OBJ)/tests/mpi/patterns $(OBJ)/tests/mpi/vclock
 
 all: $(BIN) $(LIBVPROC) $(PROBE) $(DRIVER) $(HL_RING) $(MPI_TESTS) $(HLMW) \
      $(LIBVPROC_OMPI) $(PROBE_OMPI) $(DRIVER_OMPI) $(HL_RING_OMPI) $(HLMW_OMPI)
@@ -274,11 +274,13 @@ e2e: all
 	$(Q)HETLAUNCH=$(BIN) HL_RING=$(HL_RING) PRELOAD=$(LIBVPROC) tests/ring_kernel_test.sh
 	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBVPROC) HETLAUNCH=$(BIN) tests/mw_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/adapt_test.sh
+	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/vclock_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done
 	$(Q)HETLAUNCH=$(BIN) PROBE=$(abspath $(PROBE)) tests/bench_runtime.sh
 	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) tests/bench_dense.sh
+	$(Q)HETLAUNCH=$(BIN) tests/bench_vclock.sh
 
 # The main job: stock ScaLAPACK LU (hl-driver, n = 2400) on the emulated
 # lhpc platform of paper 002 (Table 5), one process per machine and then

@@ -457,14 +457,14 @@ oom:
 /* ------------------------------------------------------------- emulate */
 
 /* emulate: true | false | {mflops, cycle_time, latency_us, bandwidth_mbps,
- * network: switch|bus} */
+ * network: switch|bus|links, clock: real|virtual, cpu_time: true|false} */
 static int load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 {
 	if (v->kind == YT_SCALAR)
 		return get_bool(d, "emulate", v, &e->on);
 	if (v->kind != YT_MAP) {
 		diag_error(d, v->line, v->col, "emulate: expected true, false or a mapping "
-		           "(mflops, cycle_time, latency_us, bandwidth_mbps, network)");
+		           "(mflops, cycle_time, latency_us, bandwidth_mbps, network, clock, cpu_time)");
 		return -1;
 	}
 	int rc = check_duplicate_keys(d, v);
@@ -489,10 +489,21 @@ static int load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 				e->bus = k == 1;
 				e->links = k == 2;
 			}
+		} else if (strcmp(s, "cpu_time") == 0) {
+			int on = 1;
+			if (get_bool(d, "emulate: cpu_time", x, &on) < 0)
+				rc = -1;
+			e->no_cpu_time = !on;
+		} else if (strcmp(s, "clock") == 0) {
+			static const char *const clocks[] = { "real", "virtual" };
+			if (get_enum(d, "emulate: clock", x, clocks, 2, &k) < 0)
+				rc = -1;
+			else
+				e->virtual_clock = k == 1;
 		} else {
 			diag_error(d, key->line, key->col,
 			           "emulate: unknown key \"%s\" (allowed: mflops, cycle_time, "
-			           "latency_us, bandwidth_mbps, network)", s);
+			           "latency_us, bandwidth_mbps, network, clock, cpu_time)", s);
 			rc = -1;
 		}
 	}

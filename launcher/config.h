@@ -42,6 +42,8 @@ typedef struct {
 	double bandwidth_mbps;  /* cluster default, per port; 0 = infinite */
 	int bus;                /* network: bus (one shared medium) */
 	int links;              /* network: links (layout: ring's per-pair costs) */
+	int virtual_clock;      /* clock: virtual (issue 16): per-rank virtual clocks */
+	int no_cpu_time;        /* cpu_time: false: charge only the flop models */
 } hl_emulation;
 
 #define HL_DEFAULT_N 1024

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "layout.h"
+#include "lu_predict.h"
 
 /* Long slices are summarised: a table of 10^6 rows helps nobody. */
 #define SHOW_ROWS 64
@@ -303,4 +304,5 @@ const hl_layout_ops hl_layout_1d = {
 	.ranks = ranks_1d,
 	.ranks_baseline = ranks_1d_baseline,
 	.predicted_speedup = speedup_1d,
+	.predicted_time = hl_lu_predicted_time,   /* issue 16: seconds, network included */
 };

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "layout.h"
+#include "lu_predict.h"
 
 size_t hl_plan_at(const hl_plan *plan, size_t i, size_t j)
 {
@@ -446,4 +447,5 @@ const hl_layout_ops hl_layout_2d = {
 	.ranks = ranks_2d,
 	.ranks_baseline = ranks_2d_baseline,
 	.predicted_speedup = speedup_2d,
+	.predicted_time = hl_lu_predicted_time,   /* issue 16: seconds, network included */
 };

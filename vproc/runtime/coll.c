@@ -18,11 +18,14 @@ enum { TAG_BCAST = 1, TAG_REDUCE = 2, TAG_BARRIER = 3 };
 static int recv_wait(void *buf, int count, MPI_Datatype type, int src, int tag, MPI_Comm c)
 {
 	MPI_Request r;
+	MPI_Status st;
 	int rc = PMPI_Irecv(buf, count, type, src, tag, c, &r);
 	if (rc == MPI_SUCCESS)
-		rc = vr_wait_peer(&r, MPI_STATUS_IGNORE, c, src);
+		rc = vr_wait_peer(&r, &st, c, src);
 	if (rc == MPI_SUCCESS)
 		vr_wake(c, src);   /* a sender of a large message waits for us */
+	if (rc == MPI_SUCCESS)
+		vr_recv_delay(c, &st);   /* the virtual clock's stamp */
 	return rc;
 }
 

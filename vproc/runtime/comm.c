@@ -21,6 +21,7 @@
 typedef struct {
 	MPI_Comm comm;
 	MPI_Comm shadow;   /* MPI_COMM_NULL until a collective needs it */
+	MPI_Comm stamp;    /* virtual clock: the stamps' channel, or MPI_COMM_NULL */
 	int size;
 	int *world;        /* NULL until a send needs it */
 } vr_comm;
@@ -46,6 +47,7 @@ static vr_comm *find(MPI_Comm comm, int create)
 	vr_comm *c = &tab[ntab++];
 	c->comm = comm;
 	c->shadow = MPI_COMM_NULL;
+	c->stamp = MPI_COMM_NULL;
 	c->size = 0;
 	c->world = NULL;
 	return c;
@@ -96,13 +98,55 @@ int vr_world_rank(MPI_Comm comm, int rank)
 	return c->world[rank];
 }
 
+/* The stamps of the virtual clock (vclock.c) travel on a duplicate made
+ * when the communicator is (MPI_Init, the interposed constructors): a
+ * collective call every member makes at the same point. */
+void vr_stamp_create(MPI_Comm comm)
+{
+	if (comm == MPI_COMM_NULL)
+		return;
+	vr_comm *c = find(comm, 1);
+	if (c != NULL && c->stamp == MPI_COMM_NULL &&
+	    PMPI_Comm_dup(comm, &c->stamp) != MPI_SUCCESS)
+		c->stamp = MPI_COMM_NULL;
+}
+
+int vr_stamp_channel(MPI_Comm comm, int tag, MPI_Comm *sc, int *stag)
+{
+	for (size_t i = 0; i < ntab; i++) {
+		if (tab[i].shadow == comm && comm != MPI_COMM_NULL) {
+			*sc = comm;
+			*stag = tag + VR_STAMP_TAG;
+			return 0;
+		}
+		if (tab[i].comm == comm && tab[i].stamp != MPI_COMM_NULL) {
+			*sc = tab[i].stamp;
+			*stag = tag;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 void vr_comm_forget(MPI_Comm comm)
 {
 	vr_comm *c = find(comm, 0);
 	if (c == NULL)
 		return;
-	if (c->shadow != MPI_COMM_NULL)
-		PMPI_Comm_free(&c->shadow);
+	if (c->shadow != MPI_COMM_NULL) {
+		/* the shadow's own entry (its world ranks) goes with it */
+		MPI_Comm sh = c->shadow;
+		vr_comm *s = find(sh, 0);
+		if (s != NULL) {
+			free(s->world);
+			*s = tab[--ntab];
+			c = find(comm, 0);
+		}
+		PMPI_Comm_free(&sh);
+		c->shadow = MPI_COMM_NULL;
+	}
+	if (c->stamp != MPI_COMM_NULL)
+		PMPI_Comm_free(&c->stamp);
 	free(c->world);
 	*c = tab[--ntab];
 }

@@ -28,6 +28,9 @@
  * message is in, pays link[j][i] (MPI_Recv only), so that a ring member
  * pays c(i,succ) + c(i,pred) each iteration as the model charges.
  *
+ * emulate: {clock: virtual} (VR_FLAG_VIRTUAL, issue 16): the same charges
+ * go to the rank's virtual clock instead (vclock.c), and nothing sleeps.
+ *
  * Without HETLAUNCH_SHM the runtime only waits cooperatively.
  */
 #define _GNU_SOURCE
@@ -61,7 +64,7 @@ static unsigned long long seg_cpu_excluded;    /* the CPU time that DGEMM took *
 static unsigned long long now_ns(clockid_t id)
 {
 	struct timespec ts;
-	clock_gettime(id, &ts);
+	vr_real_clock_gettime(id, &ts);
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
@@ -159,6 +162,10 @@ void vr_emu_init(void)
 	emulating = (s->flags & VR_FLAG_EMULATE) != 0;
 	atomic_store(&my->pid, (int)getpid());
 	atomic_fetch_add(&s->attached, 1);
+	if (emulating && (s->flags & VR_FLAG_VIRTUAL)) {
+		vr_vt_init(s, rank, m);
+		vr_stamp_create(MPI_COMM_WORLD);
+	}
 	/* The default timer slack (50 us) would make every deadline late. */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
 	vr_exit();
@@ -201,7 +208,19 @@ void vr_enter(void)
 		return;
 	unsigned long long cpu = now_ns(CLOCK_THREAD_CPUTIME_ID) - seg_cpu;
 	unsigned long long rest = cpu > seg_cpu_excluded ? cpu - seg_cpu_excluded : 0;
-	unsigned long long work = vproc_emu_work(rest, me->scale) + seg_flop_ns;
+	if (shm->flags & VR_FLAG_FLOPS_ONLY)
+		rest = 0;   /* emulate: {cpu_time: false}: only the flop models */
+	unsigned long long cpu_work = vproc_emu_work(rest, me->scale);
+	unsigned long long work = cpu_work + seg_flop_ns;
+	atomic_fetch_add(&me->cpu_work_ns, cpu_work);
+	if (vr_virtual()) {
+		/* issue 16: the rank's clock books the machine; nothing sleeps */
+		vr_vt_compute(work);
+		atomic_fetch_add(&me->work_ns, work);
+		atomic_fetch_add(&my->cpu_ns, cpu);
+		atomic_fetch_add(&my->work_ns, work);
+		return;
+	}
 	unsigned long long old = atomic_load(&me->busy_until), end;
 	do
 		end = vproc_emu_charge(old, seg_wall, work);
@@ -242,6 +261,10 @@ static void link_delay(int peer, unsigned long long bytes, int sent)
 
 void vr_recv_delay(MPI_Comm comm, const MPI_Status *st)
 {
+	if (emulating && vr_virtual()) {
+		vr_vt_recv(comm, st);
+		return;
+	}
 	if (!emulating || !(shm->flags & VR_FLAG_LINKS) || st->MPI_SOURCE < 0)
 		return;
 	int w = vr_world_rank(comm, st->MPI_SOURCE), n = 0;
@@ -252,8 +275,12 @@ void vr_recv_delay(MPI_Comm comm, const MPI_Status *st)
 	link_delay(shm->rank_machine[w], (unsigned long long)n, 0);
 }
 
-void vr_send_delay(MPI_Comm comm, int dest, int count, MPI_Datatype type)
+void vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type)
 {
+	if (emulating && vr_virtual()) {
+		vr_vt_send(comm, dest, tag, count, type);
+		return;
+	}
 	if (!emulating || dest == MPI_PROC_NULL || count <= 0)
 		return;
 	int w = vr_world_rank(comm, dest);

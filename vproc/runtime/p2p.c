@@ -24,7 +24,7 @@ typedef int start_fn(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Re
 static int post_send(start_fn *start, const void *buf, int count, MPI_Datatype type, int dest,
                      int tag, MPI_Comm comm, MPI_Request *req)
 {
-	vr_send_delay(comm, dest, count, type);
+	vr_send_delay(comm, dest, tag, count, type);
 	int rc = start(buf, count, type, dest, tag, comm, req);
 	vr_wake(comm, dest);
 	return rc;
@@ -83,7 +83,7 @@ double MPI_Wtime(void)
 	/* The testers time with MPI_Wtime (through BLACS dwalltime00): the
 	 * compute before it must be charged before the clock is read. */
 	vr_enter();
-	double t = PMPI_Wtime();
+	double t = vr_virtual() ? vr_vt_wtime() : PMPI_Wtime();
 	vr_exit();
 	return t;
 }
@@ -143,6 +143,8 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 			rc = vr_waitall(2, r, st);
 			if (rc == MPI_SUCCESS)
 				vr_wake(comm, st[0].MPI_SOURCE);
+			if (rc == MPI_SUCCESS)
+				vr_recv_delay(comm, &st[0]);
 			if (status != MPI_STATUS_IGNORE)
 				*status = st[0];
 		}
@@ -186,8 +188,10 @@ static void completed(int n, const MPI_Request *before, const MPI_Status *st)
 {
 	for (int i = 0; i < n; i++) {
 		MPI_Comm c = vr_recv_done(before[i]);
-		if (c != MPI_COMM_NULL)
+		if (c != MPI_COMM_NULL) {
 			vr_wake(c, st[i].MPI_SOURCE);
+			vr_recv_delay(c, &st[i]);   /* links, virtual clock */
+		}
 	}
 }
 
@@ -272,6 +276,8 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 	vr_enter();
 	vr_barrier(comm);
 	int rc = PMPI_Comm_split(comm, color, key, newcomm);
+	if (rc == MPI_SUCCESS && vr_virtual())
+		vr_stamp_create(*newcomm);
 	vr_exit();
 	return rc;
 }
@@ -281,6 +287,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 	vr_enter();
 	vr_barrier(comm);
 	int rc = PMPI_Comm_dup(comm, newcomm);
+	if (rc == MPI_SUCCESS && vr_virtual())
+		vr_stamp_create(*newcomm);
 	vr_exit();
 	return rc;
 }
@@ -290,6 +298,8 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 	vr_enter();
 	vr_barrier(comm);
 	int rc = PMPI_Comm_create(comm, group, newcomm);
+	if (rc == MPI_SUCCESS && vr_virtual())
+		vr_stamp_create(*newcomm);
 	vr_exit();
 	return rc;
 }

@@ -11,6 +11,8 @@
  *   p2p.c    the point-to-point, init/finalize and timer wrappers
  *   coll.c   Bcast, Reduce, Allreduce, Barrier over point-to-point
  *   blas.c   DGEMM charged by its flops
+ *   vclock.c emulate: {clock: virtual}: per-rank virtual clocks, message
+ *            stamps, the program's clocks (issue 16)
  */
 #ifndef VR_RUNTIME_H
 #define VR_RUNTIME_H
@@ -38,7 +40,7 @@ void vr_emu_finalize(void);
 int vr_emulating(void);
 void vr_enter(void);                        /* a compute segment ends */
 void vr_exit(void);                         /* a compute segment starts */
-void vr_send_delay(MPI_Comm comm, int dest, int count, MPI_Datatype type);
+void vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
 /* network: links: after a receive from another machine, its cost to us. */
 void vr_recv_delay(MPI_Comm comm, const MPI_Status *st);
 /* The flop model (blas.c): 1 and the machine's Mflop/s when emulating. */
@@ -57,6 +59,32 @@ void vr_futex_wake(_Atomic uint32_t *word);
 /* p2p with the emulated network: what our collectives use */
 int vr_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
              MPI_Comm comm, MPI_Request *req);
+
+/* vclock.c (issue 16) */
+int vr_virtual(void);
+void vr_vt_init(void *segment, int rank, int machine);
+void vr_vt_compute(unsigned long long work);   /* a segment's charged work */
+/* Before a message leaves: book the network, send its stamp. */
+void vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
+/* After a receive completed: take its stamp, move the clock. */
+void vr_vt_recv(MPI_Comm comm, const MPI_Status *st);
+double vr_vt_wtime(void);
+/* The real clocks, for the runtime itself (clock_gettime is interposed). */
+#include <time.h>
+int vr_real_clock_gettime(clockid_t id, struct timespec *ts);
+unsigned long long vr_vt_ns(void);
+
+/* comm.c: the stamp channel of (comm, tag): 0, or -1 if comm has none.
+ * A user communicator's is its duplicate made at creation; our shadow's
+ * is the shadow itself at tag + VR_STAMP_TAG. */
+#define VR_STAMP_TAG 1000
+int vr_stamp_channel(MPI_Comm comm, int tag, MPI_Comm *sc, int *stag);
+void vr_stamp_create(MPI_Comm comm);   /* collective over comm */
+
+/* wait.c: under the virtual clock, a wait is the virtual time a receive
+ * moved the clock by (vclock.c), not the real time spent waiting. */
+void vr_wait_virtual(void);
+void vr_wait_add(double seconds);
 
 /* placement.c: the rank's host on stderr (HETLAUNCH_PLACEMENT=1) */
 void vr_placement_report(void);

@@ -16,8 +16,10 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "vclock.h"
+
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 4u
+#define VR_SHM_VERSION 5u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 #define VR_MAX_LINKED   64     /* machines of a network: links */
@@ -27,6 +29,27 @@
                                * segment only carries the wake-ups */
 #define VR_FLAG_LINKS    4u   /* per-pair link costs (004 s2): the sender pays
                                * link[i][j] per byte, the receiver link[j][i] */
+#define VR_FLAG_VIRTUAL  8u   /* emulate: {clock: virtual} (issue 16): per-rank
+                               * virtual clocks, calendars below, no sleeping */
+
+#define VR_FLAG_FLOPS_ONLY 16u /* cpu_time: false: the CPU time outside the
+                               * modelled BLAS is not charged */
+
+/* A calendar of virtual busy time (vproc/vclock.h), under a spin lock. */
+#define VR_CAL_CAP 64
+#define VR_BUS_CAL_CAP 1024
+typedef struct {
+	_Atomic int lock;
+	uint32_t n;
+	unsigned long long dropped;
+	vproc_interval iv[VR_CAL_CAP];
+} vr_cal;
+typedef struct {
+	_Atomic int lock;
+	uint32_t n;
+	unsigned long long dropped;
+	vproc_interval iv[VR_BUS_CAL_CAP];
+} vr_bus_cal;
 
 typedef struct {
 	double scale;           /* emulated seconds per CPU second of this host */
@@ -42,6 +65,8 @@ typedef struct {
 	_Atomic unsigned long long messages;    /* sent off the machine */
 	_Atomic unsigned long long bytes;
 	_Atomic unsigned long long wire_ns;     /* emulated sending time */
+	_Atomic unsigned long long cpu_work_ns; /* the part of work_ns charged by
+	                                         * CPU time (the rest: flop models) */
 } vr_machine;
 
 typedef struct {
@@ -69,6 +94,16 @@ typedef struct {
 	vr_rank ranks[VR_MAX_RANKS];
 	/* VR_FLAG_LINKS: ns per byte from machine i to machine j, [i * VR_MAX_LINKED + j] */
 	double link_ns_per_byte[VR_MAX_LINKED * VR_MAX_LINKED];
+	/* VR_FLAG_VIRTUAL (issue 16).  Every rank's clock, ns since its
+	 * MPI_Init, published for the calendars' horizon (no rank books before
+	 * its own clock, so what ends before every clock is forgotten). */
+	_Atomic unsigned long long rank_vt[VR_MAX_RANKS];
+	_Atomic unsigned long long unstamped;   /* messages with no clock (see vclock.c) */
+	unsigned long long real_base_ns;        /* CLOCK_REALTIME at virtual 0 */
+	unsigned long long mono_base_ns;        /* CLOCK_MONOTONIC at virtual 0 */
+	vr_bus_cal bus_cal;
+	vr_cal cpu_cal[VR_MAX_MACHINES];        /* each machine's processor */
+	vr_cal port_cal[VR_MAX_MACHINES];       /* each machine's port */
 } vr_shm;
 
 #endif

@@ -111,6 +111,17 @@ void vr_futex_wake(_Atomic uint32_t *word)
  * wait to its completion, so a message already there costs no clock read.
  */
 static double vr_waited;
+static int vr_waited_is_virtual;
+
+void vr_wait_virtual(void)
+{
+	vr_waited_is_virtual = 1;
+}
+
+void vr_wait_add(double seconds)
+{
+	vr_waited += seconds;
+}
 
 double hetlaunch_wait_seconds(void);
 double hetlaunch_wait_seconds(void)
@@ -121,14 +132,14 @@ double hetlaunch_wait_seconds(void)
 static double vr_now(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	vr_real_clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* End of a wait that started to back off at *t0 (0: it never did). */
 static void vr_waited_since(double t0)
 {
-	if (t0 > 0)
+	if (t0 > 0 && !vr_waited_is_virtual)
 		vr_waited += vr_now() - t0;
 }
 

@@ -1,0 +1,57 @@
+/*
+ * lu_predict.c -- see lu_predict.h.
+ */
+#include <stdlib.h>
+
+#include "config.h"
+#include "dense/lu_time.h"
+#include "lu_predict.h"
+
+/* K: a machine of cycle time t runs at K / t Mflop/s (emulation.c). */
+static double emulation_K(const hl_config *cfg)
+{
+	double tmin = cfg->machines[0].cycle_time;
+	for (size_t i = 1; i < cfg->nmachines; i++)
+		if (cfg->machines[i].cycle_time < tmin)
+			tmin = cfg->machines[i].cycle_time;
+	return cfg->emu.mflops * (cfg->emu.cycle_time > 0 ? cfg->emu.cycle_time : tmin);
+}
+
+double hl_lu_predicted_time(const hl_plan *plan, int baseline)
+{
+	const hl_config *cfg = plan->cfg;
+	if (!cfg->emulate || !(cfg->emu.mflops > 0) || cfg->emu.links || cfg->kernel != HL_KERNEL_LU)
+		return 0.0;
+	size_t p = cfg->nmachines;
+	double K = emulation_K(cfg);
+	double *mf = calloc(3 * p, sizeof *mf);
+	hl_ranks r = { 0 };
+	int rc = mf ? (baseline ? hl_ranks_cyclic(plan, &r) : hl_ranks_from_plan(plan, &r)) : -1;
+	if (rc < 0) {
+		free(mf);
+		return 0.0;
+	}
+	double *lat = mf + p, *bw = mf + 2 * p;
+	for (size_t i = 0; i < p; i++) {
+		const hl_machine *m = &cfg->machines[i];
+		mf[i] = m->emulate_mflops > 0 ? m->emulate_mflops : K / m->cycle_time;
+		lat[i] = (m->latency_us > 0 ? m->latency_us : cfg->emu.latency_us) * 1e-6;
+		bw[i] = (m->bandwidth_mbps > 0 ? m->bandwidth_mbps : cfg->emu.bandwidth_mbps) * 1e6 / 8.0;
+	}
+	vproc_lu_platform pl = { 0, cfg->nb, r.nprow, r.npcol, r.machine, p, mf, lat, bw,
+	                         cfg->emu.bus, cfg->emu.latency_us * 1e-6,
+	                         cfg->emu.bandwidth_mbps * 1e6 / 8.0 };
+	double total = 0.0;
+	for (size_t k = 0; k < cfg->nsizes; k++) {
+		vproc_lu_seconds s;
+		pl.n = cfg->sizes[k];
+		if (vproc_lu_time(&pl, &s) != VPROC_OK) {
+			total = 0.0;
+			break;
+		}
+		total += s.total;
+	}
+	hl_ranks_free(&r);
+	free(mf);
+	return total * K;
+}

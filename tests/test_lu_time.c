@@ -1,0 +1,125 @@
+/*
+ * test_lu_time.c -- the predicted seconds of ScaLAPACK's LU with the
+ * network (vproc/dense/lu_time.c, issue 16), on cases added up by hand.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "dense/lu_time.h"
+
+/* n = 2, b = 1, one process at 1 Mflop/s: step 0 panel 2 x 1 (2 flops),
+ * solve 1 x 1 x 1 (1), update 2 x 1 x 1 x 1 (2); step 1 panel 1 (1):
+ * 6 flops, 6 us; no network. */
+static void one_process_by_hand(void **state)
+{
+	(void)state;
+	size_t mach[1] = { 0 };
+	double mf[1] = { 1.0 };
+	vproc_lu_platform pl = { 2, 1, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0 };
+	vproc_lu_seconds s;
+	assert_int_equal(vproc_lu_time(&pl, &s), VPROC_OK);
+	assert_true(fabs(s.compute - 6e-6) < 1e-15);
+	assert_true(s.network == 0.0);
+	/* large n: about 2/3 n^3 flops */
+	pl.n = 600;
+	pl.b = 32;
+	assert_int_equal(vproc_lu_time(&pl, &s), VPROC_OK);
+	double f = 2.0 / 3.0 * 600.0 * 600.0 * 600.0;
+	assert_true(fabs(s.compute * 1e6 - f) / f < 0.05);
+}
+
+/* 1 x 2 on two machines, latency L, infinite bandwidth, n = 4, b = 1:
+ * the panel goes from its column to the other one each of the 4 steps,
+ * one hop each: 4 L.  Both processes on one machine: no network. */
+static void latency_of_the_row_broadcasts(void **state)
+{
+	(void)state;
+	size_t mach[2] = { 0, 1 };
+	double mf[2] = { 1.0, 1.0 }, lat[2] = { 1e-3, 1e-3 };
+	vproc_lu_platform pl = { 4, 1, 1, 2, mach, 2, mf, lat, NULL, 0, 0, 0 };
+	vproc_lu_seconds s;
+	assert_int_equal(vproc_lu_time(&pl, &s), VPROC_OK);
+	assert_true(fabs(s.network - 4e-3) < 1e-12);
+	size_t same[2] = { 0, 0 };
+	pl.machine = same;
+	assert_int_equal(vproc_lu_time(&pl, &s), VPROC_OK);
+	assert_true(s.network == 0.0);
+}
+
+/* Siblings share their machine: 1 x 2 on one machine takes as long as
+ * 1 x 1 for the updates (the same flops on one processor). */
+static void siblings_add_up(void **state)
+{
+	(void)state;
+	size_t one[1] = { 0 }, two[2] = { 0, 0 };
+	double mf[1] = { 100.0 };
+	vproc_lu_platform a = { 256, 16, 1, 1, one, 1, mf, NULL, NULL, 0, 0, 0 };
+	vproc_lu_platform b = { 256, 16, 1, 2, two, 1, mf, NULL, NULL, 0, 0, 0 };
+	vproc_lu_seconds sa, sb;
+	assert_int_equal(vproc_lu_time(&a, &sa), VPROC_OK);
+	assert_int_equal(vproc_lu_time(&b, &sb), VPROC_OK);
+	assert_true(fabs(sa.compute - sb.compute) / sa.compute < 1e-12);
+}
+
+/* Switch against bus: a ring over three machines, bandwidth only. */
+static void bus_against_switch(void **state)
+{
+	(void)state;
+	size_t mach[3] = { 0, 1, 2 };
+	double mf[3] = { 1e3, 1e3, 1e3 }, bw[3] = { 1e6, 1e6, 1e6 };
+	vproc_lu_platform pl = { 96, 32, 1, 3, mach, 3, mf, NULL, bw, 0, 0, 0 };
+	vproc_lu_seconds sw, bus;
+	assert_int_equal(vproc_lu_time(&pl, &sw), VPROC_OK);
+	pl.bus = 1;
+	pl.bus_bytes_per_s = 1e6;
+	assert_int_equal(vproc_lu_time(&pl, &bus), VPROC_OK);
+	/* the panel of step k: (96 - 32k) x 32 doubles.  Switch: the first
+	 * hop of each broadcast is on the critical path (the others overlap
+	 * the update, and no port sends more than that).  Bus: both hops of
+	 * every broadcast go through it, after the compute (they add). */
+	double want = 0;
+	for (int k = 0; k < 3; k++)
+		want += 8.0 * (96 - 32 * k) * 32 / 1e6;
+	assert_true(fabs(sw.network - want) < 1e-12);
+	assert_true(fabs(bus.total - bus.compute - 2.0 * want) < 1e-12);
+}
+
+/* A 2 x 2 grid adds the column traffic: pivots, swaps and the block row. */
+static void two_d_has_column_traffic(void **state)
+{
+	(void)state;
+	size_t rows[4] = { 0, 1, 0, 1 }, cols[4] = { 0, 0, 1, 1 };
+	double mf[2] = { 1e3, 1e3 }, lat[2] = { 1e-4, 1e-4 }, bw[2] = { 1e7, 1e7 };
+	/* machines by process column: the columns never cross machines */
+	vproc_lu_platform a = { 256, 32, 2, 2, rows, 2, mf, lat, bw, 0, 0, 0 };
+	/* machines by process row: pivots, swaps and U cross machines */
+	vproc_lu_platform b = { 256, 32, 2, 2, cols, 2, mf, lat, bw, 0, 0, 0 };
+	vproc_lu_seconds sa, sb;
+	assert_int_equal(vproc_lu_time(&a, &sa), VPROC_OK);
+	assert_int_equal(vproc_lu_time(&b, &sb), VPROC_OK);
+	assert_true(sa.network > 0 && sb.network > 0);
+	assert_true(sa.network != sb.network);
+	/* the same grid without a network: the column traffic is free */
+	b.latency_s = NULL;
+	b.bytes_per_s = NULL;
+	assert_int_equal(vproc_lu_time(&b, &sb), VPROC_OK);
+	assert_true(sb.network == 0.0);
+	a.mflops = NULL;
+	assert_int_equal(vproc_lu_time(&a, &sa), VPROC_EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(one_process_by_hand),
+		cmocka_unit_test(latency_of_the_row_broadcasts),
+		cmocka_unit_test(siblings_add_up),
+		cmocka_unit_test(bus_against_switch),
+		cmocka_unit_test(two_d_has_column_traffic),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

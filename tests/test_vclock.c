@@ -1,0 +1,156 @@
+/*
+ * test_vclock.c -- the virtual clock's arithmetic (vproc/vclock.c, issue
+ * 16): contention on a port and on a bus, siblings sharing a processor,
+ * message stamps.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "vclock.h"
+
+enum { CAP = 16 };
+
+static vproc_calendar cal_new(vproc_interval *buf, size_t cap)
+{
+	vproc_calendar c = { 0, 0, buf, cap };
+	return c;
+}
+
+/* Two siblings ready at once with 1000 ns each: the processor does 2000 ns
+ * of work, whoever books first ends at 1000, the other at 2000. */
+static void siblings_share_processor(void **state)
+{
+	(void)state;
+	vproc_interval b[CAP];
+	vproc_calendar c = cal_new(b, CAP);
+	assert_int_equal(vproc_cal_compute(&c, 100, 1000), 1100);
+	assert_int_equal(vproc_cal_compute(&c, 100, 1000), 2100);
+	assert_int_equal(c.n, 1);   /* merged: [100, 2100) */
+	assert_int_equal(b[0].start, 100);
+	assert_int_equal(b[0].end, 2100);
+	/* a lone sibling later has the whole machine */
+	assert_int_equal(vproc_cal_compute(&c, 5000, 10), 5010);
+}
+
+/* Bookings come in real order, not virtual order: a sibling that is behind
+ * in virtual time still finds the processor free before the others'
+ * work, and work that straddles a busy interval is split around it. */
+static void out_of_order_fills_gaps(void **state)
+{
+	(void)state;
+	vproc_interval b[CAP];
+	vproc_calendar c = cal_new(b, CAP);
+	assert_int_equal(vproc_cal_compute(&c, 1000, 500), 1500);   /* [1000,1500) */
+	assert_int_equal(vproc_cal_compute(&c, 0, 300), 300);       /* before it: free */
+	/* 900 ns from 200: [300,1000) is free (700), then after 1500: 200 more */
+	assert_int_equal(vproc_cal_compute(&c, 200, 900), 1700);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(b[0].start, 0);
+	assert_int_equal(b[0].end, 1700);
+	/* the total busy time is the sum of the work, whatever the order */
+	vproc_interval b2[CAP];
+	vproc_calendar c2 = cal_new(b2, CAP);
+	vproc_cal_compute(&c2, 200, 900);
+	vproc_cal_compute(&c2, 0, 300);
+	vproc_cal_compute(&c2, 1000, 500);
+	assert_int_equal(c2.n, 1);
+	assert_int_equal(b2[0].end - b2[0].start, 1700);
+}
+
+/* One port (003 s2.2): two messages of one machine at the same time go
+ * out one after the other; the latency is the wire's and does not hold
+ * the port. */
+static void port_contention(void **state)
+{
+	(void)state;
+	vproc_interval b[CAP];
+	vproc_calendar port = cal_new(b, CAP);
+	unsigned long long free1, free2;
+	/* 1250 bytes at 1.25e6 B/s (10 Mb/s) = 1 ms; latency 100 us */
+	unsigned long long a1 = vproc_vclock_message(&port, 0, 100000, 1.25e6, 1250, &free1);
+	unsigned long long a2 = vproc_vclock_message(&port, 0, 100000, 1.25e6, 1250, &free2);
+	assert_int_equal(free1, 1000000);
+	assert_int_equal(a1, 1100000);
+	assert_int_equal(free2, 2000000);
+	assert_int_equal(a2, 2100000);
+	/* a message is one piece: a gap too short for it is skipped */
+	vproc_interval b3[CAP];
+	vproc_calendar p3 = cal_new(b3, CAP);
+	assert_int_equal(vproc_cal_transfer(&p3, 0, 100), 0);       /* [0,100) */
+	assert_int_equal(vproc_cal_transfer(&p3, 150, 100), 150);   /* [150,250) */
+	assert_int_equal(vproc_cal_transfer(&p3, 50, 60), 250);     /* 100..150 too short */
+	assert_int_equal(vproc_cal_transfer(&p3, 50, 50), 100);     /* fits exactly */
+}
+
+/* Switch against bus (000 s5): on a switch each machine has its port, on
+ * a bus all machines share one, so three machines sending at once finish
+ * at 1x each on a switch and at 1x, 2x, 3x on the bus. */
+static void bus_contention(void **state)
+{
+	(void)state;
+	vproc_interval pb[3][CAP], bb[CAP];
+	vproc_calendar ports[3], bus = cal_new(bb, CAP);
+	unsigned long long f;
+	for (int m = 0; m < 3; m++) {
+		ports[m] = cal_new(pb[m], CAP);
+		assert_int_equal(vproc_vclock_message(&ports[m], 0, 0, 1e6, 1000, &f), 1000000);
+	}
+	for (int m = 0; m < 3; m++)
+		assert_int_equal(vproc_vclock_message(&bus, 0, 0, 1e6, 1000, &f),
+		                 (unsigned long long)(m + 1) * 1000000);
+}
+
+/* The stamp: arrival = send + bytes / bandwidth + latency; the receiver's
+ * clock is the later of its own and the arrival. */
+static void message_stamps(void **state)
+{
+	(void)state;
+	unsigned long long f;
+	/* 25 MB/s (200 Mb/s), 60 us: 8 kB at t = 1 ms arrives at 1 ms + 327.68 us + 60 us */
+	unsigned long long a = vproc_vclock_message(NULL, 1000000, 60000, 25e6, 8192, &f);
+	assert_int_equal(f, 1000000 + 327680);
+	assert_int_equal(a, 1000000 + 327680 + 60000);
+	assert_int_equal(vproc_vclock_receive(0, a), a);          /* the receiver waits */
+	assert_int_equal(vproc_vclock_receive(5000000, a), 5000000); /* it was later already */
+	/* no bandwidth: only the latency */
+	assert_int_equal(vproc_vclock_message(NULL, 7, 3, 0.0, 1 << 20, &f), 10);
+	assert_int_equal(f, 7);
+}
+
+/* Forgetting the past keeps the calendar small; a full calendar drops its
+ * earliest interval (counted), never the later ones. */
+static void forget_and_overflow(void **state)
+{
+	(void)state;
+	vproc_interval b[4];
+	vproc_calendar c = cal_new(b, 4);
+	for (unsigned long long k = 0; k < 4; k++)
+		vproc_cal_transfer(&c, k * 100, 10);
+	assert_int_equal(c.n, 4);
+	vproc_cal_forget(&c, 110);    /* [0,10) and [100,110) end by then */
+	assert_int_equal(c.n, 2);
+	assert_int_equal(b[0].start, 200);
+	vproc_cal_transfer(&c, 400, 10);
+	vproc_cal_transfer(&c, 500, 10);
+	vproc_cal_transfer(&c, 600, 10);   /* full: [200,210) goes */
+	assert_int_equal(c.n, 4);
+	assert_int_equal(c.dropped, 1);
+	assert_int_equal(b[0].start, 300);
+	assert_int_equal(b[3].start, 600);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(siblings_share_processor),
+		cmocka_unit_test(out_of_order_fills_gaps),
+		cmocka_unit_test(port_contention),
+		cmocka_unit_test(bus_contention),
+		cmocka_unit_test(message_stamps),
+		cmocka_unit_test(forget_and_overflow),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,284 @@
+/*
+ * lu_time.c -- see lu_time.h.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lu_time.h"
+
+/* Rows (or columns) of global index >= lo, of n, that process p of P owns
+ * (CYCLIC(b), source 0). */
+static size_t owned_from(size_t lo, size_t n, size_t b, size_t p, size_t P)
+{
+	size_t c = 0;
+	for (size_t blk = lo / b; blk * b < n; blk++) {
+		if (blk % P != p)
+			continue;
+		size_t s = blk * b > lo ? blk * b : lo, e = (blk + 1) * b < n ? (blk + 1) * b : n;
+		c += e - s;
+	}
+	return c;
+}
+
+typedef struct {
+	const vproc_lu_platform *pl;
+	double *work;     /* [nmachines] flops of the phase */
+	double *bytes;    /* [nmachines] bytes sent in the phase */
+	double *msgs;     /* [nmachines] messages sent */
+} phase;
+
+static void phase_clear(phase *ph)
+{
+	size_t m = ph->pl->nmachines;
+	memset(ph->work, 0, m * sizeof *ph->work);
+	memset(ph->bytes, 0, m * sizeof *ph->bytes);
+	memset(ph->msgs, 0, m * sizeof *ph->msgs);
+}
+
+/* The phase's compute: its busiest machine. */
+static double phase_compute(const phase *ph)
+{
+	double t = 0;
+	for (size_t m = 0; m < ph->pl->nmachines; m++) {
+		double s = ph->work[m] / (ph->pl->mflops[m] * 1e6);
+		if (s > t)
+			t = s;
+	}
+	return t;
+}
+
+/* The phase's network: `chain` messages in a row (a ring's hops) pay
+ * their latency; the bytes go out through each machine's port, or all
+ * through the bus. */
+static double phase_network(const phase *ph, double chain)
+{
+	const vproc_lu_platform *pl = ph->pl;
+	double t = 0, all = 0, lat = 0;
+	for (size_t m = 0; m < pl->nmachines; m++) {
+		double l = pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
+		if (ph->msgs[m] > 0 && l > lat)
+			lat = l;
+		if (pl->bus) {
+			all += ph->bytes[m];
+		} else {
+			double bw = pl->bytes_per_s ? pl->bytes_per_s[m] : 0;
+			double s = bw > 0 ? ph->bytes[m] / bw : 0;
+			if (s > t)
+				t = s;
+		}
+	}
+	if (pl->bus)
+		t = pl->bus_bytes_per_s > 0 ? all / pl->bus_bytes_per_s : 0;
+	return t + chain * lat;
+}
+
+/* A ring broadcast from process `root` over the `count` processes
+ * procs[0..count-1] (in ring order from the root), `bytes` each hop: the
+ * hops between machines are booked on their sender's machine.  Returns
+ * the time of the first hop (0 when it stays on one machine): the next
+ * process of the ring owns the next panel (or block row), and the others
+ * update while the broadcast goes on. */
+static double ring(phase *ph, const size_t *procs, size_t count, size_t root, double bytes)
+{
+	const vproc_lu_platform *pl = ph->pl;
+	const size_t *mach = pl->machine;
+	double first = 0;
+	for (size_t h = 0; h + 1 < count; h++) {
+		size_t a = procs[(root + h) % count], b = procs[(root + h + 1) % count];
+		if (mach[a] == mach[b] || bytes <= 0)
+			continue;
+		ph->bytes[mach[a]] += bytes;
+		ph->msgs[mach[a]] += 1;
+		if (h == 0) {
+			size_t m = mach[a];
+			/* on a bus the bytes are counted with all the others */
+			double lat = pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
+			double bw = pl->bus ? 0 : pl->bytes_per_s ? pl->bytes_per_s[m] : 0;
+			first = lat + (bw > 0 ? bytes / bw : 0);
+		}
+	}
+	return first;
+}
+
+/* The phase's bytes, added to each port's (or the bus's) total time:
+ * the network's throughput bound, which overlaps the compute. */
+static void accumulate(const phase *ph, double *port, double *bus_s)
+{
+	const vproc_lu_platform *pl = ph->pl;
+	for (size_t m = 0; m < pl->nmachines; m++) {
+		if (pl->bus) {
+			if (pl->bus_bytes_per_s > 0)
+				*bus_s += ph->bytes[m] / pl->bus_bytes_per_s;
+			continue;
+		}
+		double bw = pl->bytes_per_s ? pl->bytes_per_s[m] : 0;
+		if (bw > 0)
+			port[m] += ph->bytes[m] / bw;
+	}
+}
+
+/* Does process column c (by_col) or row c span two machines? */
+static int spans_machines(const vproc_lu_platform *pl, size_t c, int by_col)
+{
+	size_t cnt = by_col ? pl->P : pl->Q;
+	for (size_t i = 1; i < cnt; i++) {
+		size_t a = by_col ? 0 * pl->Q + c : c * pl->Q, x = by_col ? i * pl->Q + c : c * pl->Q + i;
+		if (pl->machine[a] != pl->machine[x])
+			return 1;
+	}
+	return 0;
+}
+
+/* One message of `bytes` on the slowest link of the platform. */
+static double slowest_link(const vproc_lu_platform *pl, double bytes)
+{
+	if (pl->bus)
+		return pl->bus_latency_s + (pl->bus_bytes_per_s > 0 ? bytes / pl->bus_bytes_per_s : 0);
+	double t = 0;
+	for (size_t m = 0; m < pl->nmachines; m++) {
+		double bw = pl->bytes_per_s ? pl->bytes_per_s[m] : 0;
+		double s = (pl->latency_s ? pl->latency_s[m] : 0) + (bw > 0 ? bytes / bw : 0);
+		if (s > t)
+			t = s;
+	}
+	return t;
+}
+
+static vproc_status check(const vproc_lu_platform *pl)
+{
+	if (pl == NULL || pl->n == 0 || pl->b == 0 || pl->P == 0 || pl->Q == 0 ||
+	    pl->machine == NULL || pl->mflops == NULL || pl->nmachines == 0)
+		return VPROC_EINVAL;
+	for (size_t i = 0; i < pl->P * pl->Q; i++)
+		if (pl->machine[i] >= pl->nmachines)
+			return VPROC_EINVAL;
+	for (size_t m = 0; m < pl->nmachines; m++)
+		if (!(pl->mflops[m] > 0) || !isfinite(pl->mflops[m]))
+			return VPROC_EINVAL;
+	return VPROC_OK;
+}
+
+vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
+{
+	if (out == NULL || check(pl) != VPROC_OK)
+		return VPROC_EINVAL;
+	size_t P = pl->P, Q = pl->Q, n = pl->n, b = pl->b, nm = pl->nmachines;
+	double *buf = calloc(5 * nm, sizeof *buf);
+	size_t *row = malloc((Q > P ? Q : P) * sizeof *row);
+	if (buf == NULL || row == NULL) {
+		free(buf);
+		free(row);
+		return VPROC_ENOMEM;
+	}
+	phase ph = { pl, buf, buf + nm, buf + 2 * nm };
+	double *busy = buf + 3 * nm;   /* each machine's solves and updates, s */
+	double *port = buf + 4 * nm;   /* each port's sending time, s */
+	double bus_s = 0;              /* the bus's */
+	double comp = 0, net = 0;
+	for (size_t k = 0; k * b < n; k++) {
+		size_t lo = k * b, kb = n - lo < b ? n - lo : b, lo2 = lo + kb;
+		size_t pk = k % P, qk = k % Q;
+		/* panel: (n - lo) x kb on process column qk */
+		phase_clear(&ph);
+		for (size_t p = 0; p < P; p++) {
+			double rows = (double)owned_from(lo, n, b, p, P);
+			ph.work[pl->machine[p * Q + qk]] += rows * (double)kb * (double)kb;
+		}
+		comp += phase_compute(&ph);
+		if (P > 1 && spans_machines(pl, qk, 1))
+			/* per column: the pivot (a reduction) and the pivot row (kb
+			 * words), log2 P steps each, down the column: latency bound */
+			net += (double)kb * 2.0 * ceil(log2((double)P)) *
+			       slowest_link(pl, 8.0 * (double)kb);
+		/* the panel along each process row, as a ring from column qk */
+		phase_clear(&ph);
+		double first = 0;
+		for (size_t p = 0; p < P; p++) {
+			for (size_t q = 0; q < Q; q++)
+				row[q] = p * Q + q;
+			double rows = (double)owned_from(lo, n, b, p, P);
+			double h = ring(&ph, row, Q, qk, 8.0 * rows * (double)kb);
+			if (h > first)
+				first = h;
+		}
+		net += first;
+		accumulate(&ph, port, &bus_s);
+		if (lo2 >= n)
+			break;
+		/* row swaps: kb pivots, (P-1)/P of them across process rows, each
+		 * a row segment of the process's trailing columns both ways */
+		if (P > 1) {
+			phase_clear(&ph);
+			double cross = (double)kb * (double)(P - 1) / (double)P;
+			for (size_t p = 0; p < P; p++)
+				for (size_t q = 0; q < Q; q++) {
+					double cols = (double)owned_from(lo2, n, b, q, Q);
+					size_t a = pl->machine[p * Q + q], o = pl->machine[((p + 1) % P) * Q + q];
+					if (a == o || cols == 0)
+						continue;
+					ph.bytes[a] += 8.0 * cols * cross / (double)P * 2.0;
+					ph.msgs[a] += cross;
+				}
+			net += phase_network(&ph, cross) - phase_network(&ph, 0.0);   /* the latencies */
+			accumulate(&ph, port, &bus_s);
+		}
+		/* the block row: a triangular solve on process row pk, then
+		 * down each process column as a ring */
+		phase_clear(&ph);
+		for (size_t q = 0; q < Q; q++) {
+			double cols = (double)owned_from(lo2, n, b, q, Q);
+			ph.work[pl->machine[pk * Q + q]] += (double)kb * (double)kb * cols;
+		}
+		for (size_t m = 0; m < nm; m++)
+			busy[m] += ph.work[m] / (pl->mflops[m] * 1e6);
+		if (P > 1) {
+			phase_clear(&ph);
+			first = 0;
+			for (size_t q = 0; q < Q; q++) {
+				for (size_t p = 0; p < P; p++)
+					row[p] = p * Q + q;
+				double cols = (double)owned_from(lo2, n, b, q, Q);
+				double h = ring(&ph, row, P, pk, 8.0 * cols * (double)kb);
+				if (h > first)
+					first = h;
+			}
+			net += first;
+		accumulate(&ph, port, &bus_s);
+		}
+		/* the trailing update: 2 rows x cols x kb per process */
+		phase_clear(&ph);
+		for (size_t p = 0; p < P; p++)
+			for (size_t q = 0; q < Q; q++)
+				ph.work[pl->machine[p * Q + q]] += 2.0 * (double)owned_from(lo2, n, b, p, P) *
+				                                   (double)owned_from(lo2, n, b, q, Q) * (double)kb;
+		for (size_t m = 0; m < nm; m++)
+			busy[m] += ph.work[m] / (pl->mflops[m] * 1e6);
+	}
+	/* The solves and updates of different steps overlap across machines
+	 * (only the broadcasts order them): they weigh as the busiest
+	 * machine's total, not as the sum of each step's slowest machine. */
+	double most = 0;
+	for (size_t m = 0; m < nm; m++)
+		if (busy[m] > most)
+			most = busy[m];
+	comp += most;
+	/* The network's throughput bound: the busiest port, or the bus. */
+	double wire = bus_s;
+	for (size_t m = 0; m < nm; m++)
+		if (port[m] > wire)
+			wire = port[m];
+	free(buf);
+	free(row);
+	out->compute = comp;
+	/* On a switch the ports' bytes overlap the compute (the larger of the
+	 * two bounds); on a bus every byte, the critical path's too, queues on
+	 * the one medium, and the bytes add (Table 3 on its 100 Mb/s bus: the
+	 * larger of the two was half of the measured time). */
+	if (pl->bus)
+		out->total = comp + net + bus_s;
+	else
+		out->total = comp + net > wire ? comp + net : wire;
+	out->network = out->total - comp;
+	return VPROC_OK;
+}

@@ -1,0 +1,326 @@
+/*
+ * vclock.c -- emulate: {clock: virtual} (issue 16): every rank keeps a
+ * virtual clock, and nothing sleeps.
+ *
+ * Compute: the work of a segment (the same charge as the real-time
+ * emulator: DGEMM by its flops, the rest by scaled CPU time, emu.c) is
+ * booked on its machine's processor calendar from the rank's clock on
+ * (vproc/vclock.c: siblings share the processor in virtual time), and the
+ * clock moves to the end of the booking.
+ *
+ * Messages: before a message leaves, the sender books its port (or the
+ * bus) in virtual time, moves its clock to the end of the transfer (the
+ * one-port model holds the sender while the bytes go out, 003 s2.2) and
+ * sends the arrival time -- send + bytes / bandwidth + latency, after the
+ * contention -- as a stamp: one 8-byte message ahead of the data on a
+ * duplicate of the communicator (same destination, same tag; for our own
+ * collectives on the shadow communicator, tag + VR_STAMP_TAG), so that it
+ * can never match a user's receive and pairs with its data by MPI's
+ * non-overtaking rule.  When the data is in, the receiver takes the stamp
+ * from (source, tag) of the status and moves its clock to
+ * max(clock, arrival).  Messages between processes of one machine arrive
+ * at the sender's clock.
+ *
+ * The clocks the program reads -- MPI_Wtime, clock_gettime on the wall
+ * clocks and gettimeofday -- are the rank's virtual clock, except for
+ * calls from the MPI library itself (and UCX, PMI, hwloc, this runtime),
+ * whose timeouts must see real time.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include "runtime.h"
+#include "shm_layout.h"
+
+static vr_shm *shm;
+static int vclock;                  /* on */
+static int my_rank, my_machine;
+static unsigned long long vt;       /* this rank's clock, ns since MPI_Init */
+static int *siblings;               /* world ranks on my machine */
+static int nsiblings;
+
+int vr_virtual(void)
+{
+	return vclock;
+}
+
+unsigned long long vr_vt_ns(void)
+{
+	return vt;
+}
+
+static void publish(void)
+{
+	atomic_store_explicit(&shm->rank_vt[my_rank], vt, memory_order_relaxed);
+}
+
+void vr_vt_init(void *segment, int rank, int machine)
+{
+	shm = segment;
+	my_rank = rank;
+	my_machine = machine;
+	vt = 0;
+	vclock = 1;
+	siblings = malloc(shm->nranks * sizeof *siblings);
+	for (uint32_t r = 0; siblings && r < shm->nranks; r++)
+		if (shm->rank_machine[r] == machine)
+			siblings[nsiblings++] = (int)r;
+	publish();
+	vr_wait_virtual();
+}
+
+/* ---- calendars in the segment ---------------------------------------- */
+
+static void lock(_Atomic int *l)
+{
+	while (atomic_exchange_explicit(l, 1, memory_order_acquire))
+		sched_yield();   /* the holder may be descheduled: 2 cores, many ranks */
+}
+
+static void unlock(_Atomic int *l)
+{
+	atomic_store_explicit(l, 0, memory_order_release);
+}
+
+/* The earliest clock of the ranks that may book this calendar. */
+static unsigned long long horizon(int all)
+{
+	unsigned long long h = ~0ull;
+	int n = all ? (int)shm->nranks : nsiblings;
+	for (int k = 0; k < n; k++) {
+		unsigned long long t = atomic_load_explicit(&shm->rank_vt[all ? k : siblings[k]],
+		                                            memory_order_relaxed);
+		if (t < h)
+			h = t;
+	}
+	return h;
+}
+
+/* Book on a calendar of the segment: compute (split around busy time) or
+ * a transfer (one piece).  Returns the end of the compute or the start of
+ * the transfer. */
+static unsigned long long book(_Atomic int *l, uint32_t *n, unsigned long long *dropped,
+                               vproc_interval *iv, size_t cap, int all, int transfer,
+                               unsigned long long ready, unsigned long long len)
+{
+	lock(l);
+	vproc_calendar c = { *n, *dropped, iv, cap };
+	if (c.n > cap / 2)
+		vproc_cal_forget(&c, horizon(all));
+	unsigned long long t = transfer ? vproc_cal_transfer(&c, ready, len)
+	                                : vproc_cal_compute(&c, ready, len);
+	*n = (uint32_t)c.n;
+	*dropped = c.dropped;
+	unlock(l);
+	return t;
+}
+
+void vr_vt_compute(unsigned long long work)
+{
+	if (work == 0)
+		return;
+	vr_cal *c = &shm->cpu_cal[my_machine];
+	vt = book(&c->lock, &c->n, &c->dropped, c->iv, VR_CAL_CAP, 0, 0, vt, work);
+	publish();
+}
+
+/* ---- messages -------------------------------------------------------- */
+
+/* The arrival time of `bytes` sent now to world rank `w`; moves our clock
+ * to the end of the transfer. */
+static unsigned long long send_time(int w, unsigned long long bytes)
+{
+	int m = shm->rank_machine[w];
+	if (m == my_machine)
+		return vt;
+	vr_machine *me = &shm->machines[my_machine];
+	unsigned long long arrival, free_at = vt;
+	if (shm->flags & VR_FLAG_LINKS) {
+		/* 004 s2: the pair's own link, no shared port */
+		double ns = 0.0;
+		if (my_machine < VR_MAX_LINKED && m < VR_MAX_LINKED)
+			ns = (double)bytes * shm->link_ns_per_byte[my_machine * VR_MAX_LINKED + m];
+		free_at = arrival = vt + (unsigned long long)(ns > 0 ? ns + 0.5 : 0);
+	} else if (shm->flags & VR_FLAG_BUS) {
+		vr_bus_cal *b = &shm->bus_cal;
+		unsigned long long wire = shm->bus_bytes_per_s > 0
+			? (unsigned long long)((double)bytes / shm->bus_bytes_per_s * 1e9 + 0.5) : 0;
+		unsigned long long start = wire ? book(&b->lock, &b->n, &b->dropped, b->iv,
+		                                       VR_BUS_CAL_CAP, 1, 1, vt, wire) : vt;
+		free_at = start + wire;
+		arrival = free_at + (unsigned long long)shm->bus_latency_ns;
+	} else {
+		vr_cal *p = &shm->port_cal[my_machine];
+			unsigned long long wire = me->bytes_per_s > 0
+			? (unsigned long long)((double)bytes / me->bytes_per_s * 1e9 + 0.5) : 0;
+		unsigned long long start = wire ? book(&p->lock, &p->n, &p->dropped, p->iv,
+		                                       VR_CAL_CAP, 0, 1, vt, wire) : vt;
+		free_at = start + wire;
+		arrival = free_at + (unsigned long long)me->latency_ns;
+	}
+	atomic_fetch_add(&me->messages, 1);
+	atomic_fetch_add(&me->bytes, bytes);
+	atomic_fetch_add(&me->wire_ns, free_at - vt);
+	vt = free_at;
+	publish();
+	return arrival;
+}
+
+void vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type)
+{
+	if (dest == MPI_PROC_NULL)
+		return;
+	MPI_Comm sc;
+	int stag;
+	int w = vr_world_rank(comm, dest);
+	if (w < 0 || (unsigned)w >= shm->nranks || vr_stamp_channel(comm, tag, &sc, &stag) < 0) {
+		atomic_fetch_add(&shm->unstamped, 1);
+		return;
+	}
+	int tsize = 0;
+	PMPI_Type_size(type, &tsize);
+	unsigned long long bytes = count > 0 && tsize > 0 ? (unsigned long long)count * (unsigned)tsize : 0;
+	unsigned long long arrival = send_time(w, bytes);
+	PMPI_Send(&arrival, 1, MPI_UNSIGNED_LONG_LONG, dest, stag, sc);
+}
+
+void vr_vt_recv(MPI_Comm comm, const MPI_Status *st)
+{
+	if (st->MPI_SOURCE < 0 || st->MPI_SOURCE == MPI_PROC_NULL)
+		return;
+	MPI_Comm sc;
+	int stag;
+	if (vr_stamp_channel(comm, st->MPI_TAG, &sc, &stag) < 0)
+		return;
+	unsigned long long arrival = 0;
+	PMPI_Recv(&arrival, 1, MPI_UNSIGNED_LONG_LONG, st->MPI_SOURCE, stag, sc, MPI_STATUS_IGNORE);
+	unsigned long long t = vproc_vclock_receive(vt, arrival);
+	if (shm->flags & VR_FLAG_LINKS) {
+		/* the receiver pays the link back (emu.c, network: links) */
+		int w = vr_world_rank(comm, st->MPI_SOURCE), n = 0;
+		if (w >= 0 && (unsigned)w < shm->nranks && shm->rank_machine[w] != my_machine &&
+		    my_machine < VR_MAX_LINKED && shm->rank_machine[w] < VR_MAX_LINKED &&
+		    PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS && n > 0)
+			t += (unsigned long long)((double)n * shm->link_ns_per_byte[
+				my_machine * VR_MAX_LINKED + shm->rank_machine[w]] + 0.5);
+	}
+	if (t > vt)
+		vr_wait_add((double)(t - vt) * 1e-9);
+	vt = t;
+	publish();
+}
+
+/* ---- the clocks the program reads -------------------------------------- */
+
+typedef int clock_gettime_fn(clockid_t, struct timespec *);
+typedef int gettimeofday_fn(struct timeval *, void *);
+
+static clock_gettime_fn *real_clock_gettime(void)
+{
+	static clock_gettime_fn *f;
+	if (f == NULL) {
+		void *s = dlsym(RTLD_NEXT, "clock_gettime");
+		memcpy(&f, &s, sizeof f);
+	}
+	return f;
+}
+
+static gettimeofday_fn *real_gettimeofday(void)
+{
+	static gettimeofday_fn *f;
+	if (f == NULL) {
+		void *s = dlsym(RTLD_NEXT, "gettimeofday");
+		memcpy(&f, &s, sizeof f);
+	}
+	return f;
+}
+
+int vr_real_clock_gettime(clockid_t id, struct timespec *ts)
+{
+	return real_clock_gettime()(id, ts);
+}
+
+/* Is a call from this address the program's (virtual time) or the MPI
+ * stack's (real time)?  Cached by address. */
+static int caller_is_program(const void *ret)
+{
+	enum { NCACHE = 64 };
+	static const void *addr[NCACHE];
+	static signed char verdict[NCACHE];
+	unsigned h = (unsigned)(((uintptr_t)ret >> 2) % NCACHE);
+	if (addr[h] == ret)
+		return verdict[h];
+	Dl_info info;
+	int program = 1;
+	if (dladdr(ret, &info) && info.dli_fname) {
+		const char *b = strrchr(info.dli_fname, '/');
+		b = b ? b + 1 : info.dli_fname;
+		static const char *const mpi_stack[] = { "libmpi", "libuc", "libpmi", "libhwloc",
+		                                         "libfabric", "libvproc", "libopen-",
+		                                         "libpmix", "libevent", "ld-linux" };
+		for (size_t k = 0; k < sizeof mpi_stack / sizeof *mpi_stack; k++)
+			if (strncmp(b, mpi_stack[k], strlen(mpi_stack[k])) == 0)
+				program = 0;
+	}
+	addr[h] = ret;
+	verdict[h] = (signed char)program;
+	return program;
+}
+
+static int wall_clock(clockid_t id)
+{
+	return id == CLOCK_REALTIME || id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_RAW ||
+	       id == CLOCK_REALTIME_COARSE || id == CLOCK_MONOTONIC_COARSE || id == CLOCK_BOOTTIME;
+}
+
+/* The virtual time of a wall clock, for a call from `ret`: 0, or -1 when
+ * the caller is the MPI stack's and must read the real clock.  The compute
+ * so far is charged first, as MPI_Wtime does (p2p.c), and before the
+ * caller is looked up, so that the look-up is not charged. */
+static int virtual_timespec(clockid_t id, struct timespec *ts, const void *ret)
+{
+	static int inside;   /* a clock read while charging is the runtime's own */
+	if (inside)
+		return -1;
+	inside = 1;
+	vr_enter();
+	int program = caller_is_program(ret);
+	unsigned long long base = id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE
+	                          ? shm->real_base_ns : shm->mono_base_ns;
+	unsigned long long t = base + vt;
+	vr_exit();
+	inside = 0;
+	ts->tv_sec = (time_t)(t / 1000000000ull);
+	ts->tv_nsec = (long)(t % 1000000000ull);
+	return program ? 0 : -1;
+}
+
+int clock_gettime(clockid_t id, struct timespec *ts)
+{
+	if (vclock && wall_clock(id) && virtual_timespec(id, ts, __builtin_return_address(0)) == 0)
+		return 0;
+	return real_clock_gettime()(id, ts);
+}
+
+int gettimeofday(struct timeval *restrict tv, void *restrict tz)
+{
+	struct timespec ts;
+	if (vclock && virtual_timespec(CLOCK_REALTIME, &ts, __builtin_return_address(0)) == 0) {
+		tv->tv_sec = ts.tv_sec;
+		tv->tv_usec = (suseconds_t)(ts.tv_nsec / 1000);
+		if (tz)
+			memset(tz, 0, 2 * sizeof(int));
+		return 0;
+	}
+	return real_gettimeofday()(tv, tz);
+}
+
+double vr_vt_wtime(void)
+{
+	return (double)vt * 1e-9;
+}

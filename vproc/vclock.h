@@ -1,0 +1,80 @@
+/*
+ * vclock.h -- the arithmetic of the virtual clock (issue 16): an emulated
+ * run in which every rank keeps its own clock, advanced by the compute it
+ * is charged and by the messages it receives, so that nothing sleeps and a
+ * run's times do not depend on what else this computer does.
+ *
+ * A calendar is the busy time of one shared resource in virtual time: a
+ * machine's processor (its virtual processes share it, 000 s2), a
+ * machine's port (the one-port model, 003 s2.2) or the shared bus (000 s5).
+ * It is a sorted array of disjoint busy intervals [start, end) in ns.
+ * Bookings arrive in real order, not in virtual order, so a booking fills
+ * the earliest free time at or after its own clock: a rank that is behind
+ * in virtual time but late in real time still finds the gaps the others
+ * left (only the share-out of truly overlapping demands depends on the
+ * real order; the total busy time does not).
+ *
+ * Pure: the runtime (vproc/runtime/vclock.c) keeps the calendars in shared
+ * memory under a lock.
+ */
+#ifndef VPROC_VCLOCK_H
+#define VPROC_VCLOCK_H
+
+#include <stddef.h>
+
+typedef struct {
+	unsigned long long start, end;   /* [start, end), ns of virtual time */
+} vproc_interval;
+
+typedef struct {
+	size_t n;                        /* intervals in use, sorted, disjoint */
+	size_t dropped;                  /* intervals lost to a full calendar */
+	vproc_interval *iv;              /* [cap] */
+	size_t cap;
+} vproc_calendar;
+
+/*
+ * vproc_cal_compute -- book `work` ns of a processor from `ready` on,
+ * preemptively: the work fills the free gaps after `ready` (a processor
+ * time-slices its processes).  Returns when the work ends.
+ *   cal    [in,out] the machine's calendar
+ *   ready  [in]     the booking process's clock
+ *   work   [in]     its charged compute, ns (0: returns ready)
+ */
+unsigned long long vproc_cal_compute(vproc_calendar *cal, unsigned long long ready,
+                                     unsigned long long work);
+
+/*
+ * vproc_cal_transfer -- book `wire` ns of a port or bus in one piece (a
+ * message goes out contiguously): the earliest gap at or after `ready`
+ * that holds it.  Returns the start of the transfer.
+ */
+unsigned long long vproc_cal_transfer(vproc_calendar *cal, unsigned long long ready,
+                                      unsigned long long wire);
+
+/* Forget the intervals that end at or before `horizon` (no process can book
+ * before its own clock, and none of them is earlier than `horizon`). */
+void vproc_cal_forget(vproc_calendar *cal, unsigned long long horizon);
+
+/*
+ * vproc_vclock_message -- one message between two machines:
+ *   port_cal [in,out] the sender's port, or the bus (NULL: no contention)
+ *   send     [in]     the sender's clock when it sends
+ *   latency  [in]     ns, of the wire (not of the port: the next message
+ *                     may leave before this one arrives)
+ *   bytes_per_s [in]  the port's bandwidth; <= 0: infinite
+ *   bytes    [in]     the message size
+ *   sender_free [out] when the sender's port is done (its clock after a
+ *                     send: the one-port model holds the sender while the
+ *                     bytes go out)
+ * Returns the arrival time: start + bytes / bandwidth + latency.
+ */
+unsigned long long vproc_vclock_message(vproc_calendar *port_cal, unsigned long long send,
+                                        unsigned long long latency, double bytes_per_s,
+                                        unsigned long long bytes,
+                                        unsigned long long *sender_free);
+
+/* The receiver's clock after the message is in: max(clock, arrival). */
+unsigned long long vproc_vclock_receive(unsigned long long clock, unsigned long long arrival);
+
+#endif
