@@ -7,12 +7,17 @@ Paper 004's two platforms (s6.3), emulated with their own links
 (`emulate: {network: links}`: every pair of machines costs what the tables
 say, the sender and the receiver each paying their own entry, 004 s2): one
 `hetlaunch compare` each, the baseline (every machine in list order, shares
-proportional to speed) against the exact optimal ring.  Reports, per
+proportional to speed) against the exact optimal ring, under the virtual
+clock with the flop models only (`clock: virtual, cpu_time: false`, issue
+16: the emulated cluster's times do not depend on this computer's load;
+the stencil's own CPU time is not charged, the model's alpha_i W is, by
+DGEMM), and in full mode under the real clock too.  Reports, per
 platform, each side's measured time per iteration against the model's
 (T_step / K, K the emulation's speed factor) and the measured speedup
 against the predicted one (notes s8: Lyon 3.387 at W/H = 100, Strasbourg
 3.436 at W/H = 50).  The criterion (notes s8): the optimal ring within 5% of
-its prediction.  Timings are reported, not asserted.
+its prediction, judged on the virtual clock; the real clock's rows are
+reported.  Timings are reported, not asserted.
 
 Same interface and pieces as experiments/timing.py, whose helpers it uses.
 """
@@ -33,27 +38,30 @@ PLATFORMS = [
     ("Strasbourg", "configs/ring-strasbourg.yaml", 50, 0.342488, 0.099674, 3.436),
 ]
 ITERATIONS = {"quick": 10, "full": 30}
+CLOCKS = {"quick": ["virtual"], "full": ["virtual", "real"]}
+EMULATE = {"virtual": "{network: links, clock: virtual, cpu_time: false}",
+           "real": "{network: links}"}
 TOL = 0.05
 
 
-def emulated_config(src, dst_dir, W, iterations):
-    """SRC with W, the iterations and emulate: {network: links}."""
+def emulated_config(src, dst_dir, W, iterations, clock):
+    """SRC with W, the iterations and the emulate: line of CLOCK."""
     os.makedirs(dst_dir, exist_ok=True)
     with open(src) as f:
         text = f.read()
     text = re.sub(r"(?m)^W: .*$", f"W: {W}", text)
     text = re.sub(r"(?m)^iterations: .*$", f"iterations: {iterations}", text)
-    text += "emulate: {network: links}\n"
+    text += f"emulate: {EMULATE[clock]}\n"
     dst = os.path.join(dst_dir, os.path.basename(src))
     timing.write_atomic(dst, text)
     return dst
 
 
-def point(ctx, name, src, W):
-    outdir = os.path.join(ctx.runs, ID, name.lower())
+def point(ctx, name, src, W, clock):
+    outdir = os.path.join(ctx.runs, ID, f"{name.lower()}-{clock}")
     if os.path.isdir(outdir):
         shutil.rmtree(outdir)
-    cfg = emulated_config(src, outdir, W, ITERATIONS[ctx.mode])
+    cfg = emulated_config(src, outdir, W, ITERATIONS[ctx.mode], clock)
     t0 = time.monotonic()
     doc, err = timing.hetlaunch(ctx, ["compare", cfg], outdir)
     took = time.monotonic() - t0
@@ -65,7 +73,7 @@ def point(ctx, name, src, W):
         return None
     for side in ("cyclic", "hetero"):
         timing.note_flagged(ctx, f"{name} {side}", doc[side])
-    timing.progress(f"{name}: baseline {doc['cyclic']['time']:.4f} s, ring "
+    timing.progress(f"{name} ({clock} clock): baseline {doc['cyclic']['time']:.4f} s, ring "
                     f"{doc['hetero']['time']:.4f} s per iteration, speedup "
                     f"{doc['speedup']:.2f} (predicted {doc['predicted_speedup']:.2f}) [{took:.0f} s]")
     return doc
@@ -82,36 +90,39 @@ def main(argv):
     ctx = timing.Ctx(args)
     os.makedirs(ctx.runs, exist_ok=True)
     paper, ours, rows, table = {}, {}, [], []
-    table += ["| platform | baseline: measured / predicted (s) | ring: measured / predicted (s) |"
+    table += ["| platform, clock | baseline: measured / predicted (s) | ring: measured / predicted (s) |"
               " speedup: measured / predicted |", "|---|--:|--:|--:|"]
     match = True
-    for name, src, W, base, plan, speedup in PLATFORMS:
-        doc = point(ctx, name, src, W)
+    for (name, src, W, base, plan, speedup), clock in [
+            (pf, c) for pf in PLATFORMS for c in CLOCKS[ctx.mode]]:
+        doc = point(ctx, name, src, W, clock)
         paper[name] = {"T_step": plan, "baseline": base, "speedup": speedup}
+        judged = clock == "virtual"
         if doc is None:
-            match = False
+            match = match and not judged
             continue
         rc, rh = ratio(doc["cyclic"]), ratio(doc["hetero"])
         ok = rh is not None and abs(rh - 1) <= TOL
-        match = match and ok
-        ours[name] = {"ring_measured_over_predicted": timing.rnd(rh, 3),
+        if judged:
+            match = match and ok
+        ours[name if judged else f"{name} (real clock)"] = {"ring_measured_over_predicted": timing.rnd(rh, 3),
                       "baseline_measured_over_predicted": timing.rnd(rc, 3),
                       "speedup": timing.rnd(doc["speedup"], 3),
                       "predicted_speedup": timing.rnd(doc["predicted_speedup"], 3)}
-        rows.append((f"{name}: the optimal ring within 5% of T_step / K", "1",
-                     timing.fmt(rh), ok))
-        rows.append((f"{name}: speedup over the baseline (notes s8)", f"{speedup}",
-                     timing.fmt(doc["speedup"], 2), None))
-        table.append(f"| {name} | {doc['cyclic']['time']:.4f} / "
+        rows.append((f"{name}, {clock} clock: the optimal ring within 5% of T_step / K", "1",
+                     timing.fmt(rh), ok if judged else None))
+        rows.append((f"{name}, {clock} clock: speedup over the baseline (notes s8)",
+                     f"{speedup}", timing.fmt(doc["speedup"], 2), None))
+        table.append(f"| {name}, {clock} | {doc['cyclic']['time']:.4f} / "
                      f"{doc['cyclic']['predicted']['time']:.4f} | {doc['hetero']['time']:.4f} / "
                      f"{doc['hetero']['predicted']['time']:.4f} | {doc['speedup']:.2f} / "
                      f"{doc['predicted_speedup']:.2f} |")
     note = ("Both platforms at their W/H of notes s8, emulated with their links (004 Tables 1-4 as"
-            " the notes rebuild them), K chosen by hetlaunch from this computer's speed; times per"
+            " the notes rebuild them), judged under the virtual clock charging the flop models"
+            " only (full mode adds the real clock, reported), K chosen by hetlaunch from this computer's speed; times per"
             f" iteration after 2 warm-ups, {ITERATIONS[ctx.mode]} iterations. The paper has no"
-            " measurements: the reference is the model (notes s8). This 2-core machine is shared"
-            " with other builds, which only adds time; the coordinator re-measures on a quiet"
-            " machine.")
+            " measurements: the reference is the model (notes s8). Under the real clock this"
+            " shared 2-core machine's load only adds time.")
     timing.emit(ctx, "004: Lyon and Strasbourg emulated with their links, baseline against the"
                 " optimal ring", paper, ours, match, note, rows, "\n".join(table), False)
     return 0
