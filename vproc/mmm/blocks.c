@@ -57,7 +57,7 @@ static vproc_status blocks_columns(const vproc_mmm_partition *part, const double
 	for (size_t j = 0; j < C; j++)
 		if (nb < part->col_count[j])
 			return VPROC_ERANGE;
-	double *w = malloc(p * sizeof *w), *m = malloc(C * sizeof *m);
+	double *w = malloc(p * sizeof *w), *m = calloc(C, sizeof *m);
 	size_t *H = malloc(p * sizeof *H), *W = malloc(C * sizeof *W);
 	if (!w || !m || !H || !W) {
 		free(w);
