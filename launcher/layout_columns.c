@@ -17,13 +17,17 @@
 #include "layout.h"
 #include "mmm/mmm.h"
 
-enum { PART_COLUMNS, PART_GUILLOTINE, PART_AUTO };
+enum { PART_COLUMNS, PART_GUILLOTINE, PART_AUTO, PART_GIVEN };
 static const char *const PARTITIONS[] = { "columns", "guillotine", "auto" };
 enum { SELECT_AUTO, SELECT_ALL };
 static const char *const SELECTS[] = { "auto", "all" };
 
 typedef struct {
 	int partition, select;
+	/* partition: [[m, ...], ...]: the columns given by machine names */
+	size_t *given;          /* [nmachines] machine indices, column by column */
+	size_t *given_count;    /* [ngiven] machines per column */
+	size_t ngiven;
 } col_cfg;
 
 /* What plan_columns computes (plan->ext). */
@@ -52,11 +56,64 @@ static int load_key_columns(hl_config *cfg, const char *key, const yt_node *v, d
 	col_cfg *c = ccfg(cfg);
 	if (!c)
 		return -1;
-	if (strcmp(key, "partition") == 0)
+	if (strcmp(key, "partition") == 0) {
+		if (v->kind == YT_SEQ) {   /* a list of columns: read by check_columns */
+			c->partition = PART_GIVEN;
+			return 0;
+		}
 		return hl_cfg_enum(d, key, v, PARTITIONS, 3, &c->partition);
+	}
 	if (strcmp(key, "select") == 0)
 		return hl_cfg_enum(d, key, v, SELECTS, 2, &c->select);
 	return hl_cfg_positive(d, key, v, &cfg->comm_cost);   /* comm_cost */
+}
+
+/* partition: [[name, ...], ...]: every machine in exactly one column. */
+static int load_given(hl_config *cfg, col_cfg *c, const yt_node *v, diag *d)
+{
+	size_t p = cfg->nmachines, at = 0;
+	c->given = calloc(p, sizeof *c->given);
+	c->given_count = calloc(v->n ? v->n : 1, sizeof *c->given_count);
+	unsigned char *seen = calloc(p, 1);
+	int rc = c->given && c->given_count && seen ? 0 : -1;
+	for (size_t j = 0; rc == 0 && j < v->n; j++) {
+		const yt_node *col = v->items[j];
+		if (col->kind != YT_SEQ || col->n == 0) {
+			diag_error(d, col->line, col->col, "partition: each column is a non-empty list "
+			           "of machine names");
+			rc = -1;
+			break;
+		}
+		for (size_t k = 0; rc == 0 && k < col->n; k++) {
+			const yt_node *m = col->items[k];
+			size_t i = p;
+			for (size_t q = 0; m->kind == YT_SCALAR && q < p; q++)
+				if (strcmp(cfg->machines[q].name, m->value) == 0)
+					i = q;
+			if (i == p || seen[i]) {
+				diag_error(d, m->line, m->col, "partition: \"%s\" %s", m->kind == YT_SCALAR ?
+				           m->value : "(not a name)", i == p ? "is not a machine of this list"
+				                                             : "is in two columns");
+				rc = -1;
+			} else {
+				seen[i] = 1;
+				c->given[at++] = i;
+			}
+		}
+		c->given_count[j] = col->n;
+	}
+	c->ngiven = v->n;
+	if (rc == 0 && at != p) {
+		for (size_t i = 0; i < p; i++)
+			if (!seen[i]) {
+				diag_error(d, v->line, v->col, "partition: machine %s is in no column",
+				           cfg->machines[i].name);
+				break;
+			}
+		rc = -1;
+	}
+	free(seen);
+	return rc;
 }
 
 static int check_columns(hl_config *cfg, const yt_node *root, diag *d)
@@ -66,6 +123,9 @@ static int check_columns(hl_config *cfg, const yt_node *root, diag *d)
 		return -1;
 	int rc = 0;
 	const yt_node *kv = hl_cfg_get(root, "kernel"), *nv = hl_cfg_get(root, "n");
+	const yt_node *pv = hl_cfg_get(root, "partition");
+	if (pv && pv->kind == YT_SEQ && load_given(cfg, c, pv, d) < 0)
+		rc = -1;
 	if (!hl_cfg_get(root, "partition"))
 		c->partition = PART_AUTO;
 	if (!hl_cfg_get(root, "select"))
@@ -92,6 +152,11 @@ static int check_columns(hl_config *cfg, const yt_node *root, diag *d)
 
 static void free_config_columns(hl_config *cfg)
 {
+	col_cfg *c = cfg->layout_cfg;
+	if (c) {
+		free(c->given);
+		free(c->given_count);
+	}
 	free(cfg->layout_cfg);
 	cfg->layout_cfg = NULL;
 }
@@ -132,6 +197,37 @@ static vproc_status plan_baseline(size_t p, const double *t, size_t nb, double b
 	return VPROC_OK;
 }
 
+/* partition: [[...], ...]: that column partition of every machine. */
+static vproc_status plan_given(const col_cfg *c, size_t p, const double *t, size_t nb, double beta,
+                               vproc_mmm_choice *ch)
+{
+	*ch = (vproc_mmm_choice){ .used = p };
+	double *s = malloc(p * sizeof *s);
+	ch->machine = malloc(p * sizeof *ch->machine);
+	ch->predicted_k = malloc(p * sizeof *ch->predicted_k);
+	vproc_status st = s && ch->machine && ch->predicted_k ? VPROC_OK : VPROC_ENOMEM;
+	if (st == VPROC_OK)
+		st = vproc_mmm_areas(p, t, s);
+	if (st == VPROC_OK)
+		st = vproc_mmm_columns_fixed(p, s, c->given, c->ngiven, c->given_count, &ch->part);
+	if (st == VPROC_OK && (st = vproc_mmm_blocks(&ch->part, t, nb, &ch->plan)) != VPROC_OK)
+		vproc_mmm_partition_free(&ch->part);
+	free(s);
+	if (st != VPROC_OK) {
+		free(ch->machine);
+		free(ch->predicted_k);
+		*ch = (vproc_mmm_choice){ 0 };
+		return st;
+	}
+	for (size_t k = 0; k < p; k++) {
+		ch->machine[k] = c->given[k];
+		ch->predicted_k[k] = NAN;
+	}
+	ch->predicted = vproc_mmm_predict(&ch->plan, beta);
+	ch->predicted_k[p - 1] = ch->predicted;
+	return VPROC_OK;
+}
+
 static int plan_columns(const hl_config *cfg, diag *d, hl_plan *plan)
 {
 	const col_cfg *c = cfg->layout_cfg;
@@ -155,8 +251,9 @@ static int plan_columns(const hl_config *cfg, diag *d, hl_plan *plan)
 	plan->M = x->nb;
 	int alg = c->partition == PART_COLUMNS ? VPROC_MMM_COLUMNS
 	        : c->partition == PART_GUILLOTINE ? VPROC_MMM_GUILLOTINE : -1;
-	vproc_status st = vproc_mmm_select(p, plan->t, alg, x->nb, plan->beta,
-	                                   c->select == SELECT_AUTO, &x->ch);
+	vproc_status st = c->partition == PART_GIVEN
+	        ? plan_given(c, p, plan->t, x->nb, plan->beta, &x->ch)
+	        : vproc_mmm_select(p, plan->t, alg, x->nb, plan->beta, c->select == SELECT_AUTO, &x->ch);
 	if (st == VPROC_OK)
 		st = plan_baseline(p, plan->t, x->nb, plan->beta, x);
 	if (st == VPROC_ERANGE) {
@@ -285,7 +382,9 @@ static void picture_blocks(const vproc_mmm_plan *pl, FILE *out)
 
 static const char *alg_name(const vproc_mmm_partition *part)
 {
-	return part->algorithm == VPROC_MMM_COLUMNS ? "columns" : "guillotine";
+	if (part->algorithm == VPROC_MMM_COLUMNS)
+		return part->exact ? "columns" : "given";
+	return "guillotine";
 }
 
 static void text_table(const hl_plan *pl, FILE *out)
@@ -314,7 +413,9 @@ static void text_columns(const hl_plan *pl, FILE *out)
 
 	fprintf(out, "hetlaunch plan: %s (%s)\n", cfg->name, cfg->file);
 	fprintf(out, "layout columns: %zu of %zu machines, partition %s (%s), %s\n", x->ch.used,
-	        cfg->nmachines, alg_name(part), part->exact ? "optimal in its class" : "heuristic",
+	        cfg->nmachines, alg_name(part),
+	        part->exact ? "optimal in its class" : part->algorithm == VPROC_MMM_COLUMNS
+	                                               ? "as the file gives it" : "heuristic",
 	        part->algorithm == VPROC_MMM_COLUMNS ? "001 s5.1" : "001 s5.4, beyond the paper");
 	fprintf(out, "kernel %s, n = %zu, nb = %zu: %zu x %zu blocks, comm_cost = %g\n\n",
 	        hl_kernel_name(cfg->kernel), cfg->n, cfg->nb, x->nb, x->nb, pl->beta);

@@ -11,6 +11,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mmm_internal.h"
 
@@ -194,5 +195,42 @@ out:
 	free(cut);
 	free(ss);
 	free(f);
+	return st;
+}
+
+vproc_status vproc_mmm_columns_fixed(size_t p, const double *s, const size_t *idx, size_t ncols,
+                                     const size_t *count, vproc_mmm_partition *out)
+{
+	vproc_status st = mmm_check_areas(p, s);
+	if (st != VPROC_OK)
+		return st;
+	if (!idx || !count || ncols == 0 || ncols > p)
+		return VPROC_EINVAL;
+	size_t total = 0;
+	unsigned char *seen = calloc(p, 1);
+	if (!seen)
+		return VPROC_ENOMEM;
+	for (size_t j = 0; j < ncols; j++) {
+		if (count[j] == 0)
+			st = VPROC_EINVAL;
+		total += count[j];
+	}
+	for (size_t i = 0; st == VPROC_OK && i < p && total == p; i++) {
+		if (idx[i] >= p || seen[idx[i]])
+			st = VPROC_EINVAL;
+		else
+			seen[idx[i]] = 1;
+	}
+	free(seen);
+	if (st == VPROC_OK && total != p)
+		st = VPROC_EINVAL;
+	if (st == VPROC_OK && (st = mmm_partition_alloc(p, out)) == VPROC_OK) {
+		out->algorithm = VPROC_MMM_COLUMNS;
+		out->exact = 0;
+		out->ncols = ncols;
+		memcpy(out->col_count, count, ncols * sizeof *count);
+		if ((st = build(p, s, idx, out)) != VPROC_OK)
+			vproc_mmm_partition_free(out);
+	}
 	return st;
 }

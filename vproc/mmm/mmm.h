@@ -112,6 +112,12 @@ vproc_status vproc_mmm_col_table(size_t p, const double *s, double *f, size_t *c
  */
 vproc_status vproc_mmm_columns(size_t p, const double *s, vproc_mmm_partition *out);
 
+/* A given column partition (001 s6.1, Fig 12 and Table 2 compare several):
+ * column j holds count[j] machines, taken in the order of idx[] (every
+ * machine exactly once), top to bottom.  out->exact = 0. */
+vproc_status vproc_mmm_columns_fixed(size_t p, const double *s, const size_t *idx, size_t ncols,
+                                     const size_t *count, vproc_mmm_partition *out);
+
 /* The cost of the column partition with ncols columns of count[j] areas
  * each, taken in the order of idx[] (a brute force's evaluator):
  * sum_j (1 + count[j] * width_j). */
