@@ -623,6 +623,30 @@ static void dropping_fig11(void **state)
 	vproc_mmm_choice_free(&drop);
 }
 
+/* A given column partition (Table 2's 6.4 one, notes s3) and its checks. */
+static void fixed_columns(void **state)
+{
+	(void)state;
+	double s[7];
+	assert_int_equal(vproc_mmm_areas(7, FIG11_T, s), VPROC_OK);
+	size_t idx[7] = { 2, 3, 0, 1, 6, 4, 5 }, count[5] = { 1, 1, 2, 1, 2 };
+	vproc_mmm_partition part;
+	assert_int_equal(vproc_mmm_columns_fixed(7, s, idx, 5, count, &part), VPROC_OK);
+	assert_near(part.cost, 6.4, 1e-12);
+	assert_false(part.exact);
+	assert_true(vproc_mmm_tiles(7, part.rect, s, 1e-12));
+	for (size_t i = 0; i < 7; i++)
+		assert_int_equal(part.rect[i].machine, idx[i]);
+	vproc_mmm_plan plan;
+	assert_int_equal(vproc_mmm_blocks(&part, FIG11_T, 20, &plan), VPROC_OK);
+	assert_true(vproc_mmm_blocks_tile(&plan));
+	vproc_mmm_plan_free(&plan);
+	vproc_mmm_partition_free(&part);
+	size_t dup[7] = { 2, 2, 0, 1, 6, 4, 5 }, short_count[5] = { 1, 1, 2, 1, 1 };
+	assert_int_equal(vproc_mmm_columns_fixed(7, s, dup, 5, count, &part), VPROC_EINVAL);
+	assert_int_equal(vproc_mmm_columns_fixed(7, s, idx, 5, short_count, &part), VPROC_EINVAL);
+}
+
 static void bad_inputs(void **state)
 {
 	(void)state;
@@ -655,6 +679,7 @@ int main(void)
 		cmocka_unit_test(integer_plan_fig11),
 		cmocka_unit_test(integer_plans_random),
 		cmocka_unit_test(dropping_fig11),
+		cmocka_unit_test(fixed_columns),
 		cmocka_unit_test(bad_inputs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
