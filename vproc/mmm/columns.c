@@ -168,7 +168,7 @@ vproc_status vproc_mmm_columns(size_t p, const double *s, vproc_mmm_partition *o
 	if (p > 100000)
 		return VPROC_ERANGE;
 	size_t *idx = malloc(p * sizeof *idx), *cut = malloc(p * p * sizeof *cut);
-	double *ss = malloc(p * sizeof *ss), *f = malloc(p * p * sizeof *f);
+	double *ss = calloc(p, sizeof *ss), *f = malloc(p * p * sizeof *f);
 	if (!idx || !cut || !ss || !f) {
 		st = VPROC_ENOMEM;
 		goto out;
