@@ -228,6 +228,16 @@ static vproc_status plan_given(const col_cfg *c, size_t p, const double *t, size
 	return VPROC_OK;
 }
 
+/* A plan that failed keeps nothing (the caller frees only plans that
+ * succeeded). */
+static int plan_failed(hl_plan *plan)
+{
+	free_plan_columns(plan);
+	free(plan->t);
+	plan->t = NULL;
+	return -1;
+}
+
 static int plan_columns(const hl_config *cfg, diag *d, hl_plan *plan)
 {
 	const col_cfg *c = cfg->layout_cfg;
@@ -237,7 +247,7 @@ static int plan_columns(const hl_config *cfg, diag *d, hl_plan *plan)
 	plan->ext = x;
 	if (!x || !plan->t) {
 		diag_error(d, 0, 0, "out of memory");
-		return -1;
+		return plan_failed(plan);
 	}
 	double tmin = INFINITY;
 	for (size_t i = 0; i < p; i++) {
@@ -259,18 +269,18 @@ static int plan_columns(const hl_config *cfg, diag *d, hl_plan *plan)
 	if (st == VPROC_ERANGE) {
 		diag_error(d, 0, 0, "n/nb = %zu blocks a side are too few to give each of the %zu "
 		           "machines a block (raise n or lower nb)", x->nb, p);
-		return -1;
+		return plan_failed(plan);
 	}
 	if (st != VPROC_OK) {
 		diag_error(d, 0, 0, "planning the partition failed: %s", vproc_strerror(st));
-		return -1;
+		return plan_failed(plan);
 	}
 	double *s = malloc(p * sizeof *s), *tk = malloc(p * sizeof *tk);
 	if (!s || !tk) {
 		free(s);
 		free(tk);
 		diag_error(d, 0, 0, "out of memory");
-		return -1;
+		return plan_failed(plan);
 	}
 	for (size_t k = 0; k < x->ch.used; k++)
 		tk[k] = plan->t[x->ch.machine[k]];
