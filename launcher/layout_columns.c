@@ -37,6 +37,11 @@ typedef struct {
 	double base_load;       /* its largest load with the true cycle times */
 	double base_predicted;
 	double lb;              /* 2 sum sqrt(s_i) over the kept machines */
+	/* Kalinov-Lastovetsky: every machine on a P x Q grid, by decreasing
+	 * speed column by column, widths and heights by speed (a column
+	 * partition with Q equal columns); the best Q.  0 columns: none fits. */
+	size_t kl_P, kl_Q;
+	double kl_cost, kl_predicted;
 	size_t nb;              /* blocks a side: n / nb */
 } col_plan;
 
@@ -197,6 +202,62 @@ static vproc_status plan_baseline(size_t p, const double *t, size_t nb, double b
 	return VPROC_OK;
 }
 
+/* The Kalinov-Lastovetsky partition for the grid shape P x Q (notes s4: it
+ * is a column partition): its cost and predicted time, or -1. */
+static int kl_shape(size_t p, const double *t, const double *s, const size_t *fast, size_t Q,
+                    size_t nb, double beta, double *cost, double *pred)
+{
+	size_t *count = malloc(Q * sizeof *count);
+	vproc_mmm_partition part;
+	vproc_mmm_plan plan;
+	int rc = -1;
+	if (!count)
+		return -1;
+	for (size_t j = 0; j < Q; j++)
+		count[j] = p / Q;
+	if (vproc_mmm_columns_fixed(p, s, fast, Q, count, &part) == VPROC_OK) {
+		if (vproc_mmm_blocks(&part, t, nb, &plan) == VPROC_OK) {
+			*cost = part.cost;
+			*pred = vproc_mmm_predict(&plan, beta);
+			vproc_mmm_plan_free(&plan);
+			rc = 0;
+		}
+		vproc_mmm_partition_free(&part);
+	}
+	free(count);
+	return rc;
+}
+
+/* The best Kalinov-Lastovetsky grid over the divisors Q of p: the least
+ * predicted time (ties: the smaller Q). */
+static void plan_kl(size_t p, const double *t, size_t nb, double beta, col_plan *x)
+{
+	double *s = malloc(p * sizeof *s);
+	size_t *fast = malloc(p * sizeof *fast);
+	if (s && fast && vproc_mmm_areas(p, t, s) == VPROC_OK) {
+		for (size_t i = 0; i < p; i++) {   /* by decreasing speed, stable */
+			size_t k = i;
+			while (k > 0 && t[fast[k - 1]] > t[i]) {
+				fast[k] = fast[k - 1];
+				k--;
+			}
+			fast[k] = i;
+		}
+		for (size_t Q = 1; Q <= p; Q++) {
+			double c, T;
+			if (p % Q == 0 && kl_shape(p, t, s, fast, Q, nb, beta, &c, &T) == 0 &&
+			    (x->kl_Q == 0 || T < x->kl_predicted * (1 - 1e-12))) {
+				x->kl_P = p / Q;
+				x->kl_Q = Q;
+				x->kl_cost = c;
+				x->kl_predicted = T;
+			}
+		}
+	}
+	free(s);
+	free(fast);
+}
+
 /* partition: [[...], ...]: that column partition of every machine. */
 static vproc_status plan_given(const col_cfg *c, size_t p, const double *t, size_t nb, double beta,
                                vproc_mmm_choice *ch)
@@ -266,6 +327,8 @@ static int plan_columns(const hl_config *cfg, diag *d, hl_plan *plan)
 	        : vproc_mmm_select(p, plan->t, alg, x->nb, plan->beta, c->select == SELECT_AUTO, &x->ch);
 	if (st == VPROC_OK)
 		st = plan_baseline(p, plan->t, x->nb, plan->beta, x);
+	if (st == VPROC_OK)
+		plan_kl(p, plan->t, x->nb, plan->beta, x);
 	if (st == VPROC_ERANGE) {
 		diag_error(d, 0, 0, "n/nb = %zu blocks a side are too few to give each of the %zu "
 		           "machines a block (raise n or lower nb)", x->nb, p);
@@ -453,6 +516,12 @@ static void text_columns(const hl_plan *pl, FILE *out)
 	fprintf(out, "  %-46s %12.6g\n", "largest load per step, max t H W", bp->max_load);
 	fprintf(out, "  %-46s %12.6g\n", "this plan", x->ch.predicted);
 	fprintf(out, "  %-46s %12.6g\n", "baseline: every machine, equal rectangles", x->base_predicted);
+	if (x->kl_Q) {
+		char label[64];
+		snprintf(label, sizeof label, "Kalinov-Lastovetsky, %zu x %zu grid (C^ %.4f)", x->kl_P,
+		         x->kl_Q, x->kl_cost);
+		fprintf(out, "  %-46s %12.6g\n", label, x->kl_predicted);
+	}
 	fprintf(out, "  %-46s %12.2f\n", "predicted speedup over the baseline",
 	        x->base_predicted / x->ch.predicted);
 }
@@ -534,6 +603,16 @@ static void json_columns(const hl_plan *pl, jw *w)
 	jw_end(w);
 	jw_key(w, "baseline"); jw_num(w, x->base_predicted);
 	jw_key(w, "speedup"); jw_num(w, x->base_predicted / x->ch.predicted);
+	jw_key(w, "kalinov_lastovetsky");
+	if (x->kl_Q) {
+		jw_obj(w);
+		jw_key(w, "grid"); jw_uint_array(w, (size_t[]){ x->kl_P, x->kl_Q }, 2);
+		jw_key(w, "cost"); jw_num(w, x->kl_cost);
+		jw_key(w, "predicted_time"); jw_num(w, x->kl_predicted);
+		jw_end(w);
+	} else {
+		jw_null(w);
+	}
 	jw_end(w);
 }
 
