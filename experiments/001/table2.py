@@ -75,6 +75,7 @@ def main(argv):
     ctx = timing.Ctx(args)
     os.makedirs(ctx.runs, exist_ok=True)
     paper, ours, rows = {}, {}, []
+    match = True
     table = ["| C^ | columns | n | paper (s) | measured (s) | predicted (s) |",
              "|--:|---|--:|--:|--:|--:|"]
     for n in SIZES[ctx.mode]:
@@ -96,11 +97,15 @@ def main(argv):
             rho = timing.spearman(costs, times)
             paper_rho = timing.spearman([p[0] for p in PARTITIONS],
                                         [p[2] if n == 640 else p[3] for p in PARTITIONS])
+            fastest = costs[0] == 5.08 and times[0] == min(times)
+            match = match and fastest and rho > 0
             rows.append((f"n = {n}: rank correlation of time with C^ (paper's Table 2)",
-                         timing.fmt(paper_rho, 2), timing.fmt(rho, 2), None))
+                         timing.fmt(paper_rho, 2), timing.fmt(rho, 2), rho > 0))
             rows.append((f"n = {n}: the optimal partition (5.08) fastest", "true",
-                         "true" if times[0] == min(times) else "false", None))
-    note = ("Five column partitions of exactly the costs of Table 2 (Fig 12's drawings are lost;"
+                         "true" if fastest else "false", fastest))
+    note = ("Criterion (the paper's claim, which its own Table 2 meets only roughly, notes s3):"
+            " the optimal partition is the fastest and time correlates positively with C^. "
+            "Five column partitions of exactly the costs of Table 2 (Fig 12's drawings are lost;"
             " notes s3), each run once by hl-mmm, one rank per emulated workstation, on a 10 Mb/s"
             " shared bus; speeds fitted to Table 2's 33 s (experiments/configs/"
             "001-table2-emulated.yaml). The emulator charges every CPU second of a rank (the"
@@ -110,7 +115,7 @@ def main(argv):
             + ("" if ctx.mode == "full" else " Quick mode: n = 640 only (n = 1280 takes about"
                " 8 times longer per run)."))
     timing.emit(ctx, "001 Table 2: five column partitions of the Fig 11 platform, emulated", paper,
-                ours, True, note, rows, "\n".join(table), False)
+                ours, match, note, rows, "\n".join(table), False)
     return 0
 
 
