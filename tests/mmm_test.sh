@@ -59,6 +59,11 @@ check_run 7 640 32 "$fig11" "7 ranks, Fig 11"
 [ "$(field bytes_received "$(grep '^hetlaunch-mmm ' "$tmp/out")")" = 9830400 ] && ok \
 	|| bad "Fig 11: not the notes' 9830400 bytes"
 
+# a product that leaves one block step out must fail its check (exit 1)
+run 3 n=192 nb=16 blocks="0,0,4,6/4,0,8,6/0,6,12,6" skip=5
+res=$(grep '^hetlaunch-result ' "$tmp/out")
+[ $rc -eq 1 ] && [ "$(field passed "$res")" = 0 ] && ok || bad "skip=5: exit $rc, $res"
+
 # refused: a rank count that is not the rectangles', an overlap, a gap, junk
 run 2 n=128 nb=32 blocks=0,0,4,4
 [ $rc -eq 2 ] && grep -q "usage: " "$tmp/err" && ok || bad "2 ranks, 1 rectangle: exit $rc"

@@ -21,19 +21,21 @@
  * plan's half-perimeters (001 s3.2).  Any rectangle partition works, not
  * only columns (guillotine ones too).
  *
- * A, B and x are generated from their global indices (hlmpi.h, hl_entry),
- * so rank 0 checks y = C x against z = A (B x) without holding A or B:
- * passed when ||y - z||_inf / (n eps ||A||_inf ||B||_inf ||x||_inf) < 16.
+ * A, B and x are generated from their global indices (hlmpi.h, hl_entry);
+ * the check compares y = C x with z = A (B x), each rank multiplying its own
+ * pieces (Allreduce sums them): passed when
+ * ||y - z||_inf / (n eps ||A||_inf ||B||_inf ||x||_inf) < 16.
  *
  * usage: mpiexec.hydra -n p hl-mmm n=N nb=R blocks=r,c,h,w/r,c,h,w/...
- *            [reps=K] [seed=S]
+ *            [reps=K] [seed=S] [skip=K]
  * Output (rank 0):
  *   hetlaunch-result routine=rect-outer-product kernel=mmm n=N nb=R P=1 Q=p
  *       time=S gflops=G residual=X passed=0|1
  *   hetlaunch-rank rank=k n=N compute=S wait=S wait_from=...
  *   hetlaunch-mmm bytes_received=B bytes_planned=B
  * time is the fastest of K products (each barrier to barrier, the slowest
- * rank's).  Exit status 0 when the check passed and every rank received
+ * rank's).  skip=K leaves block step K out, so that tests see the check
+ * fail.  Exit status 0 when the check passed and every rank received
  * exactly the planned bytes, 1 otherwise, 2 on bad arguments.
  *
  * Only MPI calls the runtime preload interposes (vproc/runtime/) are used:
@@ -65,6 +67,7 @@ typedef struct {
 typedef struct {
 	long n, nb, nblk;            /* nblk = n / nb */
 	int p, reps;
+	long skip;                   /* a step left out (tests: the check must fail); -1 */
 	unsigned long seed;
 	rect *r;                     /* [p] */
 } opts;
@@ -95,6 +98,7 @@ static int parse(int argc, char **argv, opts *o)
 	memset(o, 0, sizeof *o);
 	o->reps = 1;
 	o->seed = 1;
+	o->skip = -1;
 	const char *blocks = NULL;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -104,6 +108,8 @@ static int parse(int argc, char **argv, opts *o)
 			o->nb = atol(a + 3);
 		else if (strncmp(a, "reps=", 5) == 0)
 			o->reps = atoi(a + 5);
+		else if (strncmp(a, "skip=", 5) == 0)
+			o->skip = atol(a + 5);
 		else if (strncmp(a, "seed=", 5) == 0)
 			o->seed = strtoul(a + 5, NULL, 10);
 		else if (strncmp(a, "blocks=", 7) == 0)
@@ -293,50 +299,66 @@ static void step(state *s, long k)
 	dgemm_("T", "N", &m, &n, &kk, &one, s->At, &ld, s->Bp, &ld, &one, s->C, &m);
 }
 
-/* ||y - z||_inf / (n eps ||A|| ||B|| ||x||) with y = C x gathered by Reduce,
- * z = A (B x) regenerated at rank 0. */
+/* Add M_local v(cols) into out(rows) and |M_local| row sums into rs(rows):
+ * this rank's share of a product with a length-n vector. */
+static void local_gemv(const state *s, const double *Ml, const double *v, double *out, double *rs)
+{
+	long nb = s->o->nb;
+	for (long j = 0; j < s->N; j++) {
+		double vj = v[s->R.col * nb + j];
+		for (long i = 0; i < s->M; i++) {
+			double m = Ml[j * s->M + i];
+			out[s->R.row * nb + i] += m * vj;
+			if (rs)
+				rs[s->R.row * nb + i] += fabs(m);
+		}
+	}
+}
+
+static double vmax(const double *v, long n)
+{
+	double m = 0.0;
+	for (long i = 0; i < n; i++)
+		m = fmax(m, fabs(v[i]));
+	return m;
+}
+
+/* ||C x - A (B x)||_inf / (n eps ||A||_inf ||B||_inf ||x||_inf), computed
+ * where the data lies: every rank multiplies its own (unchanged) pieces of
+ * A and B and its C, and Allreduce sums the parts.  A wrong C (a piece sent
+ * to the wrong place, a step skipped) cannot hide: A and B are what
+ * hl_entry generated, C is what the steps made.  O(rows cols) per rank, so
+ * that an emulated slow rank 0 does not spend minutes on an O(n^2) check. */
 static double residual(const state *s)
 {
 	const opts *o = s->o;
-	long n = o->n, nb = o->nb;
-	double *y = calloc((size_t)n, sizeof *y), *ysum = calloc((size_t)n, sizeof *ysum);
-	if (!y || !ysum)
-		MPI_Abort(MPI_COMM_WORLD, 1);
-	for (long j = 0; j < s->N; j++) {
-		double xj = hl_entry(SEED_X + o->seed, (uint64_t)(s->R.col * nb + j), 0);
-		for (long i = 0; i < s->M; i++)
-			y[s->R.row * nb + i] += s->C[j * s->M + i] * xj;
-	}
-	MPI_Reduce(y, ysum, (int)n, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
-	double res = 0.0;
-	if (s->me == 0) {
-		double *bx = calloc((size_t)n, sizeof *bx), na = 0, nbn = 0, nx = 0, err = 0;
-		if (!bx)
-			MPI_Abort(MPI_COMM_WORLD, 1);
-		for (long i = 0; i < n; i++) {
-			double ra = 0, rb = 0, acc = 0;
-			for (long j = 0; j < n; j++) {
-				double b = hl_entry(SEED_B + o->seed, (uint64_t)i, (uint64_t)j);
-				acc += b * hl_entry(SEED_X + o->seed, (uint64_t)j, 0);
-				rb += fabs(b);
-				ra += fabs(hl_entry(SEED_A + o->seed, (uint64_t)i, (uint64_t)j));
-			}
-			bx[i] = acc;
-			na = fmax(na, ra);
-			nbn = fmax(nbn, rb);
-			nx = fmax(nx, fabs(hl_entry(SEED_X + o->seed, (uint64_t)i, 0)));
-		}
-		for (long i = 0; i < n; i++) {
-			double z = 0;
-			for (long j = 0; j < n; j++)
-				z += hl_entry(SEED_A + o->seed, (uint64_t)i, (uint64_t)j) * bx[j];
-			err = fmax(err, fabs(ysum[i] - z));
-		}
-		res = err / ((double)n * DBL_EPSILON * na * nbn * nx);
-		free(bx);
-	}
-	free(y);
-	free(ysum);
+	long n = o->n;
+	size_t bytes = (size_t)n * sizeof(double);
+	double *x = hl_alloc(bytes, "x"), *part = hl_alloc(bytes, "check"),
+	       *bx = hl_alloc(bytes, "B x"), *ra = hl_alloc(bytes, "row sums"),
+	       *rb = hl_alloc(bytes, "row sums"), *tmp = hl_alloc(bytes, "row sums");
+	for (long j = 0; j < n; j++)
+		x[j] = hl_entry(SEED_X + o->seed, (uint64_t)j, 0);
+	memset(part, 0, bytes);
+	memset(tmp, 0, bytes);
+	local_gemv(s, s->B, x, part, tmp);                   /* B x, |B| row sums */
+	MPI_Allreduce(part, bx, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Allreduce(tmp, rb, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	memset(part, 0, bytes);
+	memset(tmp, 0, bytes);
+	local_gemv(s, s->C, x, part, NULL);                  /* + C x */
+	for (long i = 0; i < n; i++)
+		part[i] = -part[i];
+	local_gemv(s, s->A, bx, part, tmp);                  /* A (B x) - C x */
+	MPI_Allreduce(tmp, ra, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	MPI_Allreduce(part, bx, (int)n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+	double res = vmax(bx, n) / ((double)n * DBL_EPSILON * vmax(ra, n) * vmax(rb, n) * vmax(x, n));
+	free(x);
+	free(part);
+	free(bx);
+	free(ra);
+	free(rb);
+	free(tmp);
 	return res;
 }
 
@@ -383,7 +405,8 @@ int main(int argc, char **argv)
 		MPI_Barrier(MPI_COMM_WORLD);
 		hl_clock_start(&clk);
 		for (long k = 0; k < o.nblk; k++)
-			step(&s, k);
+			if (k != o.skip)
+				step(&s, k);
 		hl_clock_stop(&clk);
 		double slowest;
 		MPI_Allreduce(&clk.elapsed, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
