@@ -334,7 +334,8 @@ uninstall:
 clean:
 	rm -rf build bin lib
 
--include $(OMPI_SO_OBJ:.o=.d) $(OBJ)/openmpi/launcher/mpi/driver.d $(OBJ)/openmpi/launcher/mpi/hlmpi.d
+-include $(OMPI_SO_OBJ:.o=.d) $(OBJ)/openmpi/launcher/mpi/driver.d $(OBJ)/openmpi/launcher/mpi/hlmpi.d \
+         $(OBJ)/openmpi/launcher/mpi/mmm.d
 -include $(OBJ)/launcher/mpi/driver.d $(OBJ)/launcher/mpi/hlmpi.d $(OBJ)/launcher/mpi/mmm.d
 -include $(SO_OBJ:.o=.d) $(VPROC_OBJ:.o=.d) $(LAUNCHER_OBJ:.o=.d) $(TEST_SRC:tests/%.c=$(OBJ)/tests/%.d) \
          $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%.d)
