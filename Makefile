@@ -90,10 +90,13 @@ HLMW_OMPI    := $(OUT)/lib/hetlaunch/openmpi/hl-mw
 DRIVER    := $(OUT)/lib/hetlaunch/hl-driver
 HL_RING   := $(OUT)/lib/hetlaunch/hl-ring
 HLMW      := $(OUT)/lib/hetlaunch/hl-mw
+HL_MMM    := $(OUT)/lib/hetlaunch/hl-mmm
+HL_MMM_OMPI := $(OUT)/lib/hetlaunch/openmpi/hl-mmm
 MPI_TESTS := $(OBJ)/tests/mpi/patterns $(OBJ)/tests/mpi/vclock
 
 all: $(BIN) $(LIBVPROC) $(PROBE) $(DRIVER) $(HL_RING) $(MPI_TESTS) $(HLMW) \
-     $(LIBVPROC_OMPI) $(PROBE_OMPI) $(DRIVER_OMPI) $(HL_RING_OMPI) $(HLMW_OMPI)
+     $(LIBVPROC_OMPI) $(PROBE_OMPI) $(DRIVER_OMPI) $(HL_RING_OMPI) $(HLMW_OMPI) \
+     $(HL_MMM) $(HL_MMM_OMPI)
 
 deps:
 	$(Q)scripts/install-deps
@@ -182,6 +185,18 @@ $(DRIVER): $(OBJ)/launcher/mpi/driver.o $(OBJ)/launcher/mpi/hlmpi.o $(OBJ)/so/vp
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ $(DRIVER_LIBS) $(MPICH_LIBS) -ldl -lm
+
+# hl-mmm, paper 001's product on a rectangle partition (layout: columns):
+# hlmpi.c's result lines and clocks (it names BLACS, hence DRIVER_LIBS).
+$(HL_MMM): $(OBJ)/launcher/mpi/mmm.o $(OBJ)/launcher/mpi/hlmpi.o
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $^ $(DRIVER_LIBS) $(MPICH_LIBS) -lblas -ldl -lm
+
+$(HL_MMM_OMPI): $(OBJ)/openmpi/launcher/mpi/mmm.o $(OBJ)/openmpi/launcher/mpi/hlmpi.o
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(CC) -o $@ $^ $(SCALAPACK_OMPI_LIBS) $(OMPI_LIBS) -lblas -ldl -lm
 
 # hl-mw, paper 003's master-worker product: plans with vproc/mw/, compiled
 # in without sanitizers, since it runs under the runtime preload.
@@ -275,6 +290,7 @@ e2e: all
 	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBVPROC) HETLAUNCH=$(BIN) tests/mw_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/adapt_test.sh
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/vclock_test.sh
+	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBVPROC) HETLAUNCH=$(BIN) tests/mmm_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done
@@ -301,12 +317,14 @@ install: all
 	install -m 755 $(HL_RING) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-ring
 	install -m 755 $(DRIVER) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-driver
 	install -m 755 $(HLMW) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-mw
+	install -m 755 $(HL_MMM) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-mmm
 	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi
 	install -m 755 $(LIBVPROC_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/libvproc.so
 	install -m 755 $(PROBE_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-probe
 	install -m 755 $(DRIVER_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-driver
 	install -m 755 $(HL_RING_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-ring
 	install -m 755 $(HLMW_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-mw
+	install -m 755 $(HL_MMM_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-mmm
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
 
@@ -319,8 +337,9 @@ uninstall:
 clean:
 	rm -rf build bin lib
 
--include $(OMPI_SO_OBJ:.o=.d) $(OBJ)/openmpi/launcher/mpi/driver.d $(OBJ)/openmpi/launcher/mpi/hlmpi.d
--include $(OBJ)/launcher/mpi/driver.d $(OBJ)/launcher/mpi/hlmpi.d
+-include $(OMPI_SO_OBJ:.o=.d) $(OBJ)/openmpi/launcher/mpi/driver.d $(OBJ)/openmpi/launcher/mpi/hlmpi.d \
+         $(OBJ)/openmpi/launcher/mpi/mmm.d
+-include $(OBJ)/launcher/mpi/driver.d $(OBJ)/launcher/mpi/hlmpi.d $(OBJ)/launcher/mpi/mmm.d
 -include $(SO_OBJ:.o=.d) $(VPROC_OBJ:.o=.d) $(LAUNCHER_OBJ:.o=.d) $(TEST_SRC:tests/%.c=$(OBJ)/tests/%.d) \
          $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%.d)
 

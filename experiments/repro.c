@@ -26,10 +26,10 @@
 
 #include "harness.h"
 
-extern const ex_paper EX_PAPER_000, EX_PAPER_002, EX_PAPER_003, EX_PAPER_004;
+extern const ex_paper EX_PAPER_000, EX_PAPER_001, EX_PAPER_002, EX_PAPER_003, EX_PAPER_004;
 
 /* The papers, in the order of --list. */
-static const ex_paper *const PAPERS[] = { &EX_PAPER_002, &EX_PAPER_000, &EX_PAPER_003, &EX_PAPER_004,
+static const ex_paper *const PAPERS[] = { &EX_PAPER_002, &EX_PAPER_000, &EX_PAPER_003, &EX_PAPER_004, &EX_PAPER_001,
 	                                  NULL };
 
 static const struct idspec *find_id(const char *id)

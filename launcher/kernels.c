@@ -43,6 +43,9 @@ static const hl_kernel_def table[] = {
 	/* hl-mw, paper 003's master-worker product (launcher/mpi/mw.c) */
 	{ "mw", HL_KERNEL_MW, 0, "lib/hetlaunch/hl-mw", 1, HL_INPUT_PLAN, NULL, 0,
 	  hl_driver_parse, "master-worker", "HETLAUNCH_MW" },
+	/* hl-mmm, paper 001's product on a rectangle partition (launcher/mpi/mmm.c) */
+	{ "mmm", HL_KERNEL_MMM, 0, "lib/hetlaunch/hl-mmm", 1, HL_INPUT_PLAN, NULL, 0,
+	  hl_driver_parse, "columns", "HETLAUNCH_MMM" },
 	/* tester: stock -- Debian's testers, with their fixed arrays */
 	{ "lu", HL_KERNEL_LU, 1, HL_TESTER_DIR "/xdlu", 0, HL_INPUT_DAT, hl_tester_mem_need,
 	  4000000, stock_parse, NULL, NULL },
@@ -76,7 +79,7 @@ const hl_kernel_def *hl_kernel_row(hl_kernel k, int stock)
 
 const char *hl_kernel_names(void)
 {
-	return "lu, qr, chol, mm, exec, ring, mw";
+	return "lu, qr, chol, mm, exec, ring, mw, mmm";
 }
 
 const char *hl_kernel_name(hl_kernel k)

@@ -17,6 +17,7 @@
  *                                                        any, else wall time
  *   ring    driver  lib/hetlaunch/hl-ring        plan    layout_ring.c (layout: ring)
  *   mw      driver  lib/hetlaunch/hl-mw          plan    hetlaunch-result (layout: master-worker)
+ *   mmm     driver  lib/hetlaunch/hl-mmm         plan    hetlaunch-result (layout: columns)
  *
  * A kernel that only one layout can feed (ring) names it; its arguments come
  * from that layout's plan (hl_layout_ops.kernel_args) and its log is read by
@@ -29,7 +30,7 @@
 
 typedef enum {
 	HL_KERNEL_LU, HL_KERNEL_QR, HL_KERNEL_CHOL, HL_KERNEL_MM, HL_KERNEL_EXEC,
-	HL_KERNEL_RING, HL_KERNEL_MW
+	HL_KERNEL_RING, HL_KERNEL_MW, HL_KERNEL_MMM
 } hl_kernel;
 
 typedef enum {

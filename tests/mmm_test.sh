@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# mmm_test.sh -- hl-mmm (layout: columns' MPI program, paper 001) run
+# directly with mpiexec.hydra under the runtime preload on 1, 3 and 7 ranks
+# (column and guillotine partitions, more ranks than cores): C = A B must
+# pass its residual check, the bytes the ranks receive must equal the
+# plan's 8 nb^2 (n/nb) (sum (H + W) - 2 n/nb), every rank prints its line,
+# and bad arguments are refused with exit 2.  Then through hetlaunch: the
+# plan's blocks reach hl-mmm in rank order, run passes, the baseline runs
+# one equal rectangle per machine.
+# Run from the repository root; HL_MMM, PRELOAD and HETLAUNCH name the binaries.
+set -u
+HL_MMM=${HL_MMM:-lib/hetlaunch/hl-mmm}
+PRELOAD=${PRELOAD:-lib/libvproc.so}
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+run() {  # run NRANKS ARGS...: output in $tmp/out, status in $rc
+	local n=$1; shift
+	LD_PRELOAD=$(realpath "$PRELOAD") timeout 120 mpiexec.hydra -n "$n" "$HL_MMM" "$@" \
+		>"$tmp/out" 2>"$tmp/err"
+	rc=$?
+}
+field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+
+# the plan's volume from the rectangles: 8 nb^2 (n/nb) (sum (rows + cols) - 2 n/nb)
+planned() {  # planned N NB BLOCKS
+	python3 -c 'import sys; n, nb = int(sys.argv[1]), int(sys.argv[2]); b = [list(map(int, x.split(","))) for x in sys.argv[3].split("/")]; k = n // nb; print(8 * nb * nb * k * (sum(r[2] + r[3] for r in b) - 2 * k))' "$@"
+}
+
+check_run() {  # check_run NRANKS N NB BLOCKS WHAT
+	local p=$1 n=$2 nb=$3 blocks=$4 what=$5
+	run "$p" n="$n" nb="$nb" blocks="$blocks"
+	local res mmm
+	res=$(grep '^hetlaunch-result ' "$tmp/out")
+	mmm=$(grep '^hetlaunch-mmm ' "$tmp/out")
+	if [ $rc -ne 0 ] || [ -z "$res" ]; then bad "$what: exit $rc: $(cat "$tmp/out" "$tmp/err")"; return; fi
+	[ "$(field passed "$res")" = 1 ] && awk -v r="$(field residual "$res")" 'BEGIN {exit !(r < 16)}' \
+		&& ok || bad "$what: residual: $res"
+	[ "$(field n "$res")" = "$n" ] && [ "$(field Q "$res")" = "$p" ] && ok || bad "$what: sizes in '$res'"
+	local want
+	want=$(planned "$n" "$nb" "$blocks")
+	[ "$(field bytes_received "$mmm")" = "$want" ] && ok \
+		|| bad "$what: received $(field bytes_received "$mmm") bytes, the plan says $want"
+	[ "$(grep -c '^hetlaunch-rank ' "$tmp/out")" = "$p" ] && ok || bad "$what: not $p rank lines"
+}
+
+check_run 1 128 32 "0,0,4,4" "1 rank"
+# three machines of speeds 1, 2, 3 (column DP: {1,2} | {3})
+check_run 3 192 16 "0,0,4,6/4,0,8,6/0,6,12,6" "3 ranks, columns"
+# a guillotine partition: the row cuts differ between the two halves
+check_run 3 160 16 "0,0,6,4/6,0,4,4/0,4,10,6" "3 ranks, guillotine-like"
+# Fig 11 (001 s6.1) at n = 640, nb = 32: 9,830,400 bytes (notes s6.10)
+fig11="0,0,1,4/1,0,1,4/2,0,9,4/11,0,9,4/0,4,10,8/10,4,10,8/0,12,20,8"
+check_run 7 640 32 "$fig11" "7 ranks, Fig 11"
+[ "$(field bytes_received "$(grep '^hetlaunch-mmm ' "$tmp/out")")" = 9830400 ] && ok \
+	|| bad "Fig 11: not the notes' 9830400 bytes"
+
+# a product that leaves one block step out must fail its check (exit 1)
+run 3 n=192 nb=16 blocks="0,0,4,6/4,0,8,6/0,6,12,6" skip=5
+res=$(grep '^hetlaunch-result ' "$tmp/out")
+[ $rc -eq 1 ] && [ "$(field passed "$res")" = 0 ] && ok || bad "skip=5: exit $rc, $res"
+
+# refused: a rank count that is not the rectangles', an overlap, a gap, junk
+run 2 n=128 nb=32 blocks=0,0,4,4
+[ $rc -eq 2 ] && grep -q "usage: " "$tmp/err" && ok || bad "2 ranks, 1 rectangle: exit $rc"
+run 2 n=128 nb=32 blocks=0,0,4,4/0,0,1,1
+[ $rc -eq 2 ] && ok || bad "overlapping rectangles: exit $rc"
+run 2 n=128 nb=32 blocks=0,0,2,4/2,0,1,4
+[ $rc -eq 2 ] && ok || bad "rectangles that leave a gap: exit $rc"
+run 1 n=100 nb=32 blocks=0,0,3,3
+[ $rc -eq 2 ] && ok || bad "n not a multiple of nb: exit $rc"
+
+if [ -n "${HETLAUNCH:-}" ]; then
+	cfg=configs/mmm-fig11.yaml
+	blocks=$("$HETLAUNCH" plan "$cfg" --json | python3 -c 'import json,sys; d=json.load(sys.stdin)["partition"]; print("/".join("%d,%d,%d,%d" % (b["row"], b["col"], b["rows"], b["cols"]) for b in d["blocks"]))')
+	[ "$blocks" = "$fig11" ] && ok || bad "plan $cfg: blocks $blocks, want $fig11"
+	"$HETLAUNCH" run "$cfg" --out "$tmp/run" --dry-run >"$tmp/out" 2>"$tmp/err"
+	grep -q -- "-n 7 .*hl-mmm n=640 nb=32 blocks=$blocks\$" "$tmp/out" && ok \
+		|| bad "run --dry-run: not the plan's blocks: $(cat "$tmp/out" "$tmp/err")"
+	"$HETLAUNCH" run "$cfg" --out "$tmp/run2" --quiet >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] && python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r["passed"] and r["nranks"] == 7 and r["results"][0]["n"] == 640 else 1)' "$tmp/run2/report.json" \
+		&& ok || bad "hetlaunch run $cfg: exit $rc: $(cat "$tmp/err")"
+	grep -q "^hetlaunch-mmm bytes_received=9830400 " "$tmp/run2/log.txt" && ok || bad "run: log has no 9830400 bytes"
+	"$HETLAUNCH" run "$cfg" --out "$tmp/run3" --baseline cyclic --dry-run >"$tmp/out" 2>/dev/null
+	# the baseline: seven equal rectangles of the 20 x 20 blocks
+	b=$(sed -n 's/.*blocks=\([0-9,\/]*\)$/\1/p' "$tmp/out")
+	python3 -c 'import sys; b = [list(map(int, x.split(","))) for x in sys.argv[1].split("/")]; a = [r[2] * r[3] for r in b]; sys.exit(0 if len(b) == 7 and sum(a) == 400 and max(a) - min(a) <= 20 else 1)' "$b" \
+		&& ok || bad "baseline: not 7 near-equal rectangles: $(cat "$tmp/out")"
+fi
+
+echo "mmm_test: $pass passed, $fail failed"
+[ $fail -eq 0 ]
