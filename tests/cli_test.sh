@@ -36,6 +36,36 @@ for f in tests/bad/*.yaml; do
 	fi
 done
 
+# Every command that loads a file refuses every bad one the same way: exit
+# 2, the announced message, nothing on stdout, and nothing written or
+# started (no run directory, no host file; calibrate's probe is /bin/true).
+# Under VARIANT=san a leak on a refused file fails here too (issue 11).
+mkdir -p "$tmp/cwd"
+abs_hl=$(realpath "$HETLAUNCH")
+for f in tests/bad/*.yaml; do
+	expect=$(sed -n '1s/^# expect: //p' "$f")
+	loc=${expect%%: *}
+	text=${expect#*: }
+	abs=$PWD/$f
+	if [ "$loc" = "0:0" ]; then prefix="$abs: "; else prefix="$abs:$loc: "; fi
+	for cmd in "run --dry-run --out $tmp/cwd/out" "run --quiet" "compare --quiet" \
+	           "hostfile -o $tmp/cwd/hosts" "calibrate --out $tmp/cwd/out"; do
+		(cd "$tmp/cwd" && HETLAUNCH_PROBE=/bin/true "$abs_hl" $cmd "$abs" >"$tmp/out" 2>"$tmp/err")
+		rc=$?
+		if [ $rc -ne 2 ]; then
+			bad "$cmd $f: exit $rc, want 2"; head -5 "$tmp/err"
+		elif [ -s "$tmp/out" ]; then
+			bad "$cmd $f: wrote to stdout"
+		elif ! grep -qF -- "$prefix$text" "$tmp/err"; then
+			bad "$cmd $f: want '$prefix$text', got:"; head -5 "$tmp/err"
+		elif [ -n "$(ls -A "$tmp/cwd")" ]; then
+			bad "$cmd $f: left files: $(ls -A "$tmp/cwd")"; rm -rf "${tmp:?}/cwd/"*
+		else
+			ok
+		fi
+	done
+done
+
 # A file that does not exist names itself.
 "$HETLAUNCH" plan tests/bad/no-such-file.yaml >"$tmp/out" 2>"$tmp/err"
 rc=$?
