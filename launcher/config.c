@@ -197,9 +197,13 @@ static int check_ident(diag *d, const char *key, const yt_node *v, const char *e
 	for (const char *c = s; *c; c++)
 		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '.' && *c != '-' &&
 		    strchr(extra, *c) == NULL) {
+			/* a UTF-8 character is shown whole, not as its first byte */
+			int len = 1;
+			while ((c[len] & 0xC0) == 0x80 && (*c & 0x80) && len < 4)
+				len++;
 			diag_error(d, v->line, v->col,
-			           "%s: \"%s\" has the character '%c'; allowed: letters, digits, _ . -%s%s",
-			           key, s, *c, extra[0] ? " " : "", extra);
+			           "%s: \"%s\" has the character '%.*s'; allowed: letters, digits, "
+			           "_ . -%s%s", key, s, len, c, extra[0] ? " " : "", extra);
 			return -1;
 		}
 	return 0;

@@ -72,6 +72,16 @@ rc=$?
 if [ $rc -eq 2 ] && grep -qF "tests/bad/no-such-file.yaml: cannot open: No such file" "$tmp/err"; then ok
 else bad "missing file: exit $rc: $(cat "$tmp/err")"; fi
 
+# Only a regular file is a machine list: a directory says so, and a FIFO is
+# refused at once instead of blocking (issue 11).
+"$HETLAUNCH" plan tests >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qF "tests: is a directory" "$tmp/err" && ok || bad "a directory: exit $rc: $(cat "$tmp/err")"
+mkfifo "$tmp/fifo"
+timeout 10 "$HETLAUNCH" plan "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qF "not a regular file" "$tmp/err" && ok || bad "a FIFO: exit $rc: $(cat "$tmp/err")"
+
 # --- golden output -----------------------------------------------------------
 for f in configs/*.yaml tests/good/*.yaml; do
 	base=$(basename "$f" .yaml)
