@@ -191,7 +191,16 @@ int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t err
 			end_group(pid, SIGTERM);
 			term_at = hl_now();
 		}
+		/* Past the timeout only if the job is still running: hetlaunch
+		 * stopped (SIGSTOP, Ctrl-Z) while the job ended finds it done. */
 		if (o->timeout > 0 && !res->timed_out && !res->interrupted &&
+		    hl_now() - t0 > o->timeout && !reaped &&
+		    waitpid(pid, &status, WNOHANG) == pid) {
+			reaped = 1;
+			end_group(pid, SIGTERM);   /* as below: strays get the grace period */
+			term_at = term_at > 0 ? term_at : hl_now();
+		}
+		if (o->timeout > 0 && !res->timed_out && !res->interrupted && !reaped &&
 		    hl_now() - t0 > o->timeout) {
 			res->timed_out = 1;
 			fprintf(stderr, "hetlaunch: the job ran longer than timeout: %g s; ending it\n",

@@ -83,6 +83,27 @@ sleep_yaml short 0.1
 check "after SIGKILL: the next run swept the stale segment ${killed_seg:-?}" \
 	test -n "$killed_seg" -a ! -e "/dev/shm/$killed_seg"
 
+# hetlaunch stopped (SIGSTOP) past timeout: while its job ended: not a timeout.
+cat >"$tmp/stop.yaml" <<YAML
+name: stop
+machines: [{name: a, host: localhost, cycle_time: 1}]
+kernel: exec
+program: /bin/sleep
+args: ["1"]
+timeout: 3
+emulate: false
+YAML
+"$HETLAUNCH" run "$tmp/stop.yaml" --quiet --out "$tmp/run-stop" >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 0.3
+kill -STOP $pid
+sleep 10
+kill -CONT $pid
+wait $pid
+rc=$?
+check "stopped past timeout: while the job ended: exit 0, not timed out" \
+	test $rc -eq 0 -a "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["job"]["timed_out"])' "$tmp/run-stop/report.json" 2>/dev/null)" = False
+
 # --- a dry run starts nothing -------------------------------------------------
 cat >"$tmp/mark-mpiexec" <<SH
 #!/bin/sh
