@@ -267,6 +267,7 @@ cli: $(BIN)
 # End to end with real MPICH, the stock testers and the runtime preload.
 e2e: all
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/run_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/safety_test.sh
 	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/driver_test.sh
 	$(Q)HETLAUNCH=$(BIN) PRELOAD_OPENMPI=$(LIBVPROC_OMPI) tests/openmpi_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/multihost_test.sh
