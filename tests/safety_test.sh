@@ -134,21 +134,26 @@ check "a reused run directory is said so" grep -q "reusing the run directory" "$
 check "a dry run in a reused directory leaves no stale report.json or log.txt" \
 	test ! -e "$tmp/run-link/report.json" -a ! -e "$tmp/run-link/log.txt"
 
-# A file name with a newline and a command in it (the default run name).
-mkdir -p "$tmp/inj"
+# A file name with a newline and a command in it (the default run name), and
+# an --out directory named so: `sh command.txt` runs the (fake) mpiexec only.
+mkdir -p "$tmp/inj" "$tmp/fakebin"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/fakebin/mpiexec.hydra"
+chmod +x "$tmp/fakebin/mpiexec.hydra"
 name=$'x\ntouch INJECTED\n.yaml'
 cp "$tmp/dry.yaml" "$tmp/inj/$name"
 sed -i '/^mpiexec/d' "$tmp/inj/$name"
 (cd "$tmp/inj" && "$HETLAUNCH" run "$name" --dry-run >/dev/null 2>&1)
-cmds=("$tmp"/inj/runs/*/command.txt)
-cmd=${cmds[0]}
-if [ -f "$cmd" ]; then
-	(cd "$tmp/inj" && PATH=/nonexistent /bin/sh "$cmd" >/dev/null 2>&1)
-	check "command.txt from a file named with a newline runs no injected command" \
-		test ! -e "$tmp/inj/INJECTED" -a ! -e "$(dirname "$cmd")/INJECTED"
-	check "the run directory's name has no newline" test "$(ls "$tmp/inj/runs" | wc -l)" -eq 1
+(cd "$tmp/inj" && "$HETLAUNCH" run "$name" --dry-run --out $'o\ntouch INJECTED2\n' >/dev/null 2>&1)
+cmds=("$tmp"/inj/runs/*/command.txt "$tmp"/inj/o*/command.txt)
+if [ ${#cmds[@]} -eq 2 ] && [ -f "${cmds[0]}" ] && [ -f "${cmds[1]}" ]; then
+	for cmd in "${cmds[@]}"; do
+		(cd "$tmp/inj" && PATH=$tmp/fakebin:/usr/bin:/bin /bin/sh "$cmd" >/dev/null 2>&1)
+	done
+	check "command.txt of a file or directory named with a newline runs no injected command" \
+		test -z "$(find "$tmp/inj" -name 'INJECTED*')"
+	check "the default run directory's name has no newline" test "$(ls "$tmp/inj/runs" | wc -l)" -eq 1
 else
-	bad "no command.txt for the file named with a newline"
+	bad "no command.txt for the file or directory named with a newline"
 fi
 
 # Runs started in the same second: each its own directory.
