@@ -805,6 +805,8 @@ static int config_load(const char *path, diag *d, hl_config *cfg)
 				rc = -1;
 		} else if (strcmp(s, "n") == 0) {
 			nv = v;
+			cfg->n_loc.line = v->line;
+			cfg->n_loc.col = v->col;
 			if (get_sizes(d, v, cfg) < 0)
 				rc = -1;
 		} else if (strcmp(s, "nb") == 0) {

@@ -499,9 +499,12 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		size_t need = row->mem_need(cfg->kernel, cfg->n, cfg->nb, ranks.nprow, ranks.npcol);
 		if (need > row->mem_limit) {
 			hl_ranks_free(&ranks);
-			return fail(run, 2, "%s: n = %zu on a %zu x %zu grid needs %zu bytes per process "
-			            "in the stock %s, which has %zu: lower n or use more processes",
-			            cfg->file, cfg->n, run->nprow, run->npcol, need, program,
+			char at[64] = "";   /* n's line and column, when the file has n: */
+			if (cfg->n_loc.line)
+				snprintf(at, sizeof at, ":%zu:%zu", cfg->n_loc.line, cfg->n_loc.col);
+			return fail(run, 2, "%s%s: n = %zu on a %zu x %zu grid needs %zu bytes per "
+			            "process in the stock %s, which has %zu: lower n or use more processes",
+			            cfg->file, at, cfg->n, run->nprow, run->npcol, need, program,
 			            row->mem_limit);
 		}
 	}

@@ -9,7 +9,8 @@
 #     no stale report.json;
 #   * a file name with a newline cannot make command.txt run a command;
 #   * runs started at once get run directories of their own;
-#   * host: "host:port" is refused by run as by hostfile.
+#   * host: "host:port" is refused by run as by hostfile, and a problem too
+#     large for the stock tester at n's line and column.
 # Real MPICH (mpiexec.hydra) and the preload.  Run from the repository root;
 # HETLAUNCH names the binary.
 set -u
@@ -171,6 +172,14 @@ YAML
 "$HETLAUNCH" run "$tmp/port.yaml" --dry-run --out "$tmp/run-port" >/dev/null 2>"$tmp/err"
 rc=$?
 check "run with host: \"localhost:100\": exit 2, nothing written" test $rc -eq 2 -a ! -e "$tmp/run-port"
+
+# A problem too large for the stock tester's array: exit 2 at n's line.
+printf 'machines:\n  - {name: a, cycle_time: 1}\n  - {name: b, cycle_time: 2}\ntester: stock\nn: 100000\n' \
+	>"$tmp/mem.yaml"
+"$HETLAUNCH" run "$tmp/mem.yaml" --dry-run --out "$tmp/run-mem" >/dev/null 2>"$tmp/err"
+rc=$?
+check "n too large for the stock tester: exit 2 at n's line and column, nothing written" \
+	test $rc -eq 2 -a ! -e "$tmp/run-mem" -a -n "$(grep -F "$tmp/mem.yaml:5:4: n = 100000" "$tmp/err")"
 
 echo "safety tests: $pass passed, $fail failed"
 [ $fail -eq 0 ]
