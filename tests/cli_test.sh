@@ -82,6 +82,16 @@ timeout 10 "$HETLAUNCH" plan "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 2 ] && grep -qF "not a regular file" "$tmp/err" && ok || bad "a FIFO: exit $rc: $(cat "$tmp/err")"
 
+# max_procs 10^5 on 9 machines, layout 2d, n = 10^7, nb = 1: the panel
+# search stops at the first good panel size (it took minutes; issue 11).
+# A hang guard, not a speed target (that is `make bench`).
+{ echo "machines:"
+  for i in 1 2 3 4 5 6 7 8 9; do echo "  - {name: m$i, cycle_time: $i.$((i * 37 % 10))3}"; done
+  printf 'layout: 2d\nmax_procs: 100000\nn: 10000000\nnb: 1\n'; } >"$tmp/maxprocs.yaml"
+timeout 60 "$HETLAUNCH" plan "$tmp/maxprocs.yaml" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "panel" "$tmp/out" && ok || bad "max_procs 10^5, 2d: exit $rc (124: over 60 s): $(cat "$tmp/err")"
+
 # --- golden output -----------------------------------------------------------
 for f in configs/*.yaml tests/good/*.yaml; do
 	base=$(basename "$f" .yaml)
