@@ -122,6 +122,30 @@ YAML
 rc=$?
 check "--dry-run: exit 0 and the configured mpiexec never ran" test $rc -eq 0 -a ! -e "$tmp/mpiexec-ran"
 
+# Ctrl-C while Hydra is asked for -rankmap: no segment is left (it is made
+# after the question), and the question (a slow `mpiexec -help`) goes too.
+cat >"$tmp/slow-mpiexec" <<SH
+#!/bin/sh
+[ "\$1" = -help ] && exec sleep 30
+exit 0
+SH
+chmod +x "$tmp/slow-mpiexec"
+cat >"$tmp/probe.yaml" <<YAML
+machines: [{name: a, host: localhost, cycle_time: 1}]
+mpiexec: $tmp/slow-mpiexec
+YAML
+mkdir -p "$tmp/pcwd"   # its working directory: ours() sees what it started
+(cd "$tmp/pcwd" && exec "$HETLAUNCH" run ../probe.yaml --quiet --out "$tmp/run-probe" >/dev/null 2>&1) &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid 2>/dev/null
+sleep 0.5
+check "Ctrl-C during the -rankmap question: no segment left" \
+	test -z "$(ls /dev/shm | grep "^hetlaunch-$pid-")"
+check "Ctrl-C during the -rankmap question: no slow mpiexec -help left" \
+	test -z "$(ours)"
+
 # --- run directories ------------------------------------------------------------
 echo secret >"$tmp/victim"
 mkdir -p "$tmp/run-link"
