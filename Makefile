@@ -282,6 +282,7 @@ cli: $(BIN)
 # End to end with real MPICH, the stock testers and the runtime preload.
 e2e: all
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/run_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/safety_test.sh
 	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/driver_test.sh
 	$(Q)HETLAUNCH=$(BIN) PRELOAD_OPENMPI=$(LIBVPROC_OMPI) tests/openmpi_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/multihost_test.sh
@@ -370,3 +371,43 @@ experiments-check:
 	$(Q)VARIANT=$(VARIANT) experiments/run --quick --check
 
 -include $(EXP_SRC:%.c=$(OBJ)/%.d)
+
+# --- fuzz (issue 11): libFuzzer over the loader and the planner ------------
+# clang (Debian's clang-14 and libclang-rt-14-dev), ASan + UBSan, leaks on.
+# `make fuzz FUZZ_SECONDS=N` runs N seconds from the seeds (configs/,
+# tests/good/, tests/bad/) with the keys' dictionary and fails on any
+# finding; the input that found it is in build/fuzz/artifacts/ (add it to
+# tests/bad/ as a regression test).  The corpus grows in build/fuzz/corpus.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+                -fno-sanitize-recover=all
+FUZZ_DIR     := build/fuzz
+# the commands (main.c, cmd_run.c, calibrate.c) are not what it fuzzes
+FUZZ_SRC     := $(filter-out launcher/main.c launcher/cmd_run.c launcher/calibrate.c,$(LAUNCHER_SRC)) \
+                $(VPROC_SRC)
+FUZZ_OBJS    := $(FUZZ_SRC:%.c=$(FUZZ_DIR)/%.o)
+FUZZ_BIN     := $(FUZZ_DIR)/fuzz_config
+
+.PHONY: fuzz fuzz-build
+$(FUZZ_DIR)/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  FUZZCC  $<")
+	$(Q)$(FUZZ_CC) $(CSTD) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(YAML_CFLAGS) \
+		-Ivproc -Ilauncher -MMD -MP -c $< -o $@
+
+$(FUZZ_BIN): tests/fuzz/fuzz_config.c $(FUZZ_OBJS)
+	@$(if $(Q),echo "  FUZZLD  $@")
+	$(Q)$(FUZZ_CC) $(CSTD) $(FUZZ_FLAGS) -fsanitize=fuzzer -Ivproc -Ilauncher -o $@ $^ \
+		$(YAML_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lblas -lrt -lm
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: $(FUZZ_BIN)
+	$(Q)mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
+	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(FUZZ_BIN) \
+		-max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+		-dict=tests/fuzz/keys.dict -artifact_prefix=$(FUZZ_DIR)/artifacts/ \
+		-print_final_stats=1 $(FUZZ_DIR)/corpus configs tests/good tests/bad
+
+-include $(FUZZ_OBJS:.o=.d)

@@ -2,10 +2,12 @@
  * cmd_run.c -- `hetlaunch run`, `hetlaunch FILE`, `hetlaunch compare`:
  * parse the command line, load, plan, call run.c, print.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "config.h"
@@ -255,6 +257,10 @@ int hl_cmd_compare(int argc, char **argv)
 		localtime_r(&now, &tm);
 		strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 		snprintf(dir, sizeof dir, "runs/%s-%s-compare", cfg.name, stamp);
+		/* mkdir is atomic: two compares in the same second, two directories */
+		if (hl_mkdir_p("runs", err, sizeof err) == 0)
+			for (int k = 2; mkdir(dir, 0777) < 0 && errno == EEXIST && k < 1000; k++)
+				snprintf(dir, sizeof dir, "runs/%s-%s-compare-%d", cfg.name, stamp, k);
 	}
 	rc = 0;
 	if (hl_mkdir_p(dir, err, sizeof err) < 0) {

@@ -197,9 +197,13 @@ static int check_ident(diag *d, const char *key, const yt_node *v, const char *e
 	for (const char *c = s; *c; c++)
 		if (!isalnum((unsigned char)*c) && *c != '_' && *c != '.' && *c != '-' &&
 		    strchr(extra, *c) == NULL) {
+			/* a UTF-8 character is shown whole, not as its first byte */
+			int len = 1;
+			while ((c[len] & 0xC0) == 0x80 && (*c & 0x80) && len < 4)
+				len++;
 			diag_error(d, v->line, v->col,
-			           "%s: \"%s\" has the character '%c'; allowed: letters, digits, _ . -%s%s",
-			           key, s, *c, extra[0] ? " " : "", extra);
+			           "%s: \"%s\" has the character '%.*s'; allowed: letters, digits, "
+			           "_ . -%s%s", key, s, len, c, extra[0] ? " " : "", extra);
 			return -1;
 		}
 	return 0;
@@ -218,24 +222,61 @@ static int get_pair(diag *d, const char *key, const yt_node *v, size_t out[2])
 	return 0;
 }
 
-/* Duplicate keys are an error in YAML 1.2 that libyaml does not enforce. */
+/* Duplicate keys are an error in YAML 1.2 that libyaml does not enforce.
+ * Sorted, so that 10^5 keys take n log n, not n^2 (issue 11).  Returns the
+ * keys to skip (1 for every repeat, reported at its line), so that a value
+ * is read once: a second list read into the first's array overflowed it, and
+ * a second string leaked the first.  NULL when out of memory (-1 in *rc). */
+typedef struct {
+	const char *s;
+	size_t i;
+} key_ref;
+
+static int cmp_key_ref(const void *x, const void *y)
+{
+	const key_ref *a = x, *b = y;
+	int k = strcmp(a->s, b->s);
+	return k ? k : (a->i > b->i) - (a->i < b->i);
+}
+
+static unsigned char *duplicate_keys(diag *d, const yt_node *map, int *rc)
+{
+	unsigned char *dup = calloc(map->n + 1, 1);
+	size_t *first = malloc((map->n + 1) * sizeof *first);
+	key_ref *refs = malloc((map->n + 1) * sizeof *refs);
+	size_t m = 0;
+	if (dup == NULL || first == NULL || refs == NULL) {
+		free(dup);
+		free(first);
+		free(refs);
+		*rc = -1;
+		return NULL;
+	}
+	for (size_t i = 0; i < map->n; i++)
+		if (map->items[2 * i]->kind == YT_SCALAR)
+			refs[m++] = (key_ref){ map->items[2 * i]->value, i };
+	qsort(refs, m, sizeof *refs, cmp_key_ref);
+	for (size_t j = 1; j < m; j++)
+		if (strcmp(refs[j].s, refs[j - 1].s) == 0) {
+			dup[refs[j].i] = 1;
+			first[refs[j].i] = dup[refs[j - 1].i] ? first[refs[j - 1].i] : refs[j - 1].i;
+		}
+	for (size_t i = 0; i < map->n; i++)   /* in the file's order */
+		if (dup[i]) {
+			const yt_node *k = map->items[2 * i], *o = map->items[2 * first[i]];
+			diag_error(d, k->line, k->col, "duplicate key \"%s\" (first at line %zu)",
+			           k->value, o->line);
+			*rc = -1;
+		}
+	free(first);
+	free(refs);
+	return dup;
+}
+
 static int check_duplicate_keys(diag *d, const yt_node *map)
 {
 	int rc = 0;
-	for (size_t i = 0; i < map->n; i++) {
-		const yt_node *k = map->items[2 * i];
-		if (k->kind != YT_SCALAR)
-			continue;
-		for (size_t j = 0; j < i; j++) {
-			const yt_node *o = map->items[2 * j];
-			if (o->kind == YT_SCALAR && strcmp(o->value, k->value) == 0) {
-				diag_error(d, k->line, k->col, "duplicate key \"%s\" (first at line %zu)",
-				           k->value, o->line);
-				rc = -1;
-				break;
-			}
-		}
-	}
+	free(duplicate_keys(d, map, &rc));
 	return rc;
 }
 
@@ -657,7 +698,18 @@ static char *stem_of(const char *path)
 	const char *dot = strrchr(base, '.');
 	if (dot && dot != base)
 		len = (size_t)(dot - base);
-	return strndup(base, len);
+	/* The default run name becomes a directory name and a line of
+	 * command.txt: what check_ident would refuse in name: becomes '_'. */
+	char *s = len ? strndup(base, len) : strdup("run");
+	if (s == NULL)
+		return NULL;
+	for (char *c = s; *c; c++)
+		if ((!isalnum((unsigned char)*c) && *c != '_' && *c != '.' && *c != '-') ||
+		    (c == s && (*c == '-' || *c == '.')))
+			*c = '_';
+	if (strlen(s) > MAX_NAME)
+		s[MAX_NAME] = '\0';
+	return s;
 }
 
 /* kernel: a row of the kernel table (kernels.h). */
@@ -703,7 +755,7 @@ static int get_sizes(diag *d, const yt_node *v, hl_config *cfg)
 	return rc;
 }
 
-int hl_config_load(const char *path, diag *d, hl_config *cfg)
+static int config_load(const char *path, diag *d, hl_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
 	cfg->layout = hl_layout_default();
@@ -726,7 +778,11 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 		yt_free(root);
 		return -1;
 	}
-	rc |= check_duplicate_keys(d, root);
+	unsigned char *dup = duplicate_keys(d, root, &rc);
+	if (dup == NULL) {
+		yt_free(root);
+		return -1;
+	}
 	if (load_layout(d, root, cfg) < 0)
 		rc = -1;
 
@@ -735,6 +791,8 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 	for (size_t i = 0; i < root->n; i++) {
 		const yt_node *key = root->items[2 * i], *v = root->items[2 * i + 1];
 		const char *s = key->kind == YT_SCALAR ? key->value : "";
+		if (dup[i])
+			continue;   /* reported; the first one counts */
 		if (strcmp(s, "name") == 0) {
 			if (want_scalar(d, s, v) < 0 || check_ident(d, s, v, "") < 0)
 				rc = -1;
@@ -758,6 +816,8 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 				rc = -1;
 		} else if (strcmp(s, "n") == 0) {
 			nv = v;
+			cfg->n_loc.line = v->line;
+			cfg->n_loc.col = v->col;
 			if (get_sizes(d, v, cfg) < 0)
 				rc = -1;
 		} else if (strcmp(s, "nb") == 0) {
@@ -868,10 +928,22 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 	}
 	if (rc == 0 && cfg->name == NULL && (cfg->name = stem_of(path)) == NULL)
 		rc = -1;
+	free(dup);
 	yt_free(root);
 	if (rc < 0 && d->count == 0)
 		diag_error(d, 0, 0, "out of memory");
 	return rc;
+}
+
+/* A refused file leaves nothing allocated, whichever command loaded it. */
+int hl_config_load(const char *path, diag *d, hl_config *cfg)
+{
+	if (config_load(path, d, cfg) == 0)
+		return 0;
+	hl_config_free(cfg);
+	if (d->count == 0)
+		diag_error(d, 0, 0, "out of memory");
+	return -1;
 }
 
 void hl_config_free(hl_config *cfg)

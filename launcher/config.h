@@ -61,6 +61,7 @@ typedef struct {
 	                          * than 1d and 2d), freed by its free_config */
 	size_t B;                /* 0: choose it */
 	hl_loc B_loc;
+	hl_loc n_loc;            /* where n: is (0:0 if omitted): memory refusals */
 	size_t grid[2];          /* 0,0: choose it */
 	size_t panel[2];         /* 0,0: choose it */
 	hl_arrangement arrangement;

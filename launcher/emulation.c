@@ -3,13 +3,16 @@
  * module measures, creates the segment, and reads it back.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -104,6 +107,34 @@ static double machine_mflops(const hl_emu *e, const hl_config *cfg, size_t i)
 	return m->emulate_mflops > 0 ? m->emulate_mflops : e->K / m->cycle_time;
 }
 
+/* /dev/shm/hetlaunch-PID-K of ours whose hetlaunch PID is gone: left by a
+ * hetlaunch killed outright (SIGKILL runs no atexit).  Its job got SIGTERM
+ * (spawn.c) and a mapping outlives the name, so unlinking hurts nobody. */
+static void sweep_stale_segments(void)
+{
+	DIR *dir = opendir("/dev/shm");
+	if (dir == NULL)
+		return;
+	struct dirent *de;
+	while ((de = readdir(dir)) != NULL) {
+		long pid;
+		unsigned k;
+		char tail;
+		struct stat st;
+		if (sscanf(de->d_name, "hetlaunch-%ld-%u%c", &pid, &k, &tail) != 2 || pid <= 0 ||
+		    pid == (long)getpid() || fstatat(dirfd(dir), de->d_name, &st,
+		                                     AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode) || st.st_uid != getuid())
+			continue;
+		if (kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+			char name[300];
+			snprintf(name, sizeof name, "/%s", de->d_name);
+			shm_unlink(name);
+		}
+	}
+	closedir(dir);
+}
+
 int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, hl_emu *e,
                   int *status, char *err, size_t errlen)
 {
@@ -174,6 +205,7 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 		return -1;
 	}
 	*status = 1;
+	sweep_stale_segments();
 	static unsigned serial;
 	snprintf(e->name, sizeof e->name, "/hetlaunch-%ld-%u", (long)getpid(), serial++);
 	int fd = shm_open(e->name, O_RDWR | O_CREAT | O_EXCL, 0600);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -420,6 +421,7 @@ static void exec_help(const char *mpiexec, int rfd, int wfd)
 	close(rfd);
 	if (wfd != STDOUT_FILENO && wfd != STDERR_FILENO)
 		close(wfd);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);   /* hetlaunch killed: no stray probe */
 	char *argv[] = { (char *)mpiexec, "-help", NULL };
 	execvp(mpiexec, argv);
 	_exit(127);

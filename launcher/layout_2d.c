@@ -18,6 +18,8 @@ size_t hl_plan_at(const hl_plan *plan, size_t i, size_t j)
 
 /* ---- config ------------------------------------------------------------- */
 
+#define HL_MAX_PANEL_PROCS 1000000
+
 static const char *const KEYS_2D[] = { "grid", "panel", "arrangement", "comm_cost", NULL };
 
 static int load_key_2d(hl_config *cfg, const char *key, const yt_node *v, diag *d)
@@ -59,7 +61,15 @@ static int check_2d(hl_config *cfg, const yt_node *root, diag *d)
 			rc = -1;
 		}
 	}
-	if (panel && (cfg->panel[0] > M || cfg->panel[1] > M)) {
+	/* Bp x Bq is the number of processes: refused here, at its line, not as
+	 * "out of memory" by the planner (issue 11); the bound of max_procs. */
+	if (panel && (double)cfg->panel[0] * (double)cfg->panel[1] > HL_MAX_PANEL_PROCS) {
+		diag_error(d, panel->line, panel->col,
+		           "panel %zu x %zu is %.0f processes, more than %d", cfg->panel[0],
+		           cfg->panel[1], (double)cfg->panel[0] * (double)cfg->panel[1],
+		           HL_MAX_PANEL_PROCS);
+		rc = -1;
+	} else if (panel && (cfg->panel[0] > M || cfg->panel[1] > M)) {
 		diag_error(d, panel->line, panel->col,
 		           "panel %zu x %zu exceeds the %zu x %zu blocks of n = %zu, nb = %zu",
 		           cfg->panel[0], cfg->panel[1], M, M, cfg->n, cfg->nb);

@@ -108,7 +108,16 @@ static void print_quoted(FILE *f, const char *s)
 static int fill_command(FILE *f, void *arg)
 {
 	const fill_ctx *c = arg;
-	fprintf(f, "# run in: %s\n", c->cwd);
+	/* A comment ends at a newline: a directory named with one would put
+	 * the rest of its name on a line of its own, which `sh command.txt`
+	 * runs.  Control characters are written as \ooo. */
+	fputs("# run in: ", f);
+	for (const unsigned char *p = (const unsigned char *)c->cwd; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || *p == '\\')
+			fprintf(f, "\\%03o", *p);
+		else
+			fputc(*p, f);
+	fputc('\n', f);
 	for (size_t i = 0; c->env && c->env[i]; i++) {
 		print_quoted(f, c->env[i]);
 		fputc(' ', f);
@@ -393,9 +402,34 @@ static void make_dir_name(const hl_config *cfg, const hl_run_opts *o, char *out,
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	const char *suffix = o->baseline ? "-cyclic" : "";
 	snprintf(out, len, "runs/%s-%s%s", cfg->name, stamp, suffix);
-	struct stat st;
-	for (int k = 2; stat(out, &st) == 0 && k < 1000; k++)
+	/* mkdir, not stat: of two runs started in the same second, each gets a
+	 * directory of its own (mkdir is atomic, a stat then a mkdir is not). */
+	char err[256];
+	if (hl_mkdir_p("runs", err, sizeof err) < 0)
+		return;   /* said by the caller's hl_mkdir_p */
+	for (int k = 2; mkdir(out, 0777) < 0 && errno == EEXIST && k < 1000; k++)
 		snprintf(out, len, "runs/%s-%s%s-%d", cfg->name, stamp, suffix, k);
+}
+
+/* --out DIR that holds an earlier run: say so, and remove what the job
+ * writes after it ends (report.json, log.txt), so that a dry run or a
+ * failed start leaves nothing that looks like this run's result.  unlink
+ * removes a link, never what it points to. */
+static void reuse_dir(const char *dir)
+{
+	static const char *const stale[] = { "report.json", "log.txt" };
+	char path[PATH_MAX + 32];
+	int found = 0;
+	for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, stale[i]);
+		found |= unlink(path) == 0;
+	}
+	snprintf(path, sizeof path, "%s/plan.json", dir);
+	struct stat st;
+	found |= lstat(path, &st) == 0;
+	if (found)
+		fprintf(stderr, "hetlaunch: note: reusing the run directory %s: the earlier "
+		        "run's files are replaced\n", dir);
 }
 
 /* A program without a result line (INTERFACE.md, kernel exec): one result,
@@ -469,9 +503,12 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		size_t need = row->mem_need(cfg->kernel, cfg->n, cfg->nb, ranks.nprow, ranks.npcol);
 		if (need > row->mem_limit) {
 			hl_ranks_free(&ranks);
-			return fail(run, 2, "%s: n = %zu on a %zu x %zu grid needs %zu bytes per process "
-			            "in the stock %s, which has %zu: lower n or use more processes",
-			            cfg->file, cfg->n, run->nprow, run->npcol, need, program,
+			char at[64] = "";   /* n's line and column, when the file has n: */
+			if (cfg->n_loc.line)
+				snprintf(at, sizeof at, ":%zu:%zu", cfg->n_loc.line, cfg->n_loc.col);
+			return fail(run, 2, "%s%s: n = %zu on a %zu x %zu grid needs %zu bytes per "
+			            "process in the stock %s, which has %zu: lower n or use more processes",
+			            cfg->file, at, cfg->n, run->nprow, run->npcol, need, program,
 			            row->mem_limit);
 		}
 	}
@@ -492,10 +529,28 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		            cfg->mpi == HL_MPI_OPENMPI ? "HETLAUNCH_PRELOAD_OPENMPI" : "HETLAUNCH_PRELOAD");
 	}
 
-	if (o->out_dir)
+	int slurm = hl_slurm_wanted(cfg);   /* in an allocation: srun (slurm.h) */
+	int ompi = cfg->mpi == HL_MPI_OPENMPI;   /* mpirun and a rankfile (openmpi.h) */
+	/* Hydra reads "host:k" as k processes: a host with ':' cannot be said
+	 * in hosts.mpich (`hetlaunch hostfile` refuses it the same way). */
+	if (!slurm && !ompi) {
+		diag hd;
+		diag_init(&hd, cfg->file);
+		if (hl_hostfile_check(HL_HOSTS_MPICH, cfg, &ranks, &hd) < 0) {
+			fail(run, 2, "%s", hd.msg[0] ? hd.msg[0] : "out of memory");
+			diag_free(&hd);
+			hl_ranks_free(&ranks);
+			return run->status;
+		}
+		diag_free(&hd);
+	}
+
+	if (o->out_dir) {
 		snprintf(run->dir, sizeof run->dir, "%s", o->out_dir);
-	else
+		reuse_dir(run->dir);
+	} else {
 		make_dir_name(cfg, o, run->dir, sizeof run->dir);
+	}
 	if (hl_mkdir_p(run->dir, err, sizeof err) < 0) {
 		hl_ranks_free(&ranks);
 		return fail(run, 1, "%s", err);
@@ -511,11 +566,9 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	snprintf(path, sizeof path, "%s/hosts.mpich", run->dir);
 	if (rc == 0)
 		rc = hl_hostfile_write(path, HL_HOSTS_MPICH, cfg, &ranks, err, sizeof err);
-	int slurm = hl_slurm_wanted(cfg);   /* in an allocation: srun (slurm.h) */
 	snprintf(path, sizeof path, "%s/hosts.slurm", run->dir);
 	if (rc == 0 && slurm)
 		rc = hl_hostfile_write(path, HL_HOSTS_SLURM, cfg, &ranks, err, sizeof err);
-	int ompi = cfg->mpi == HL_MPI_OPENMPI;   /* mpirun and a rankfile (openmpi.h) */
 	snprintf(path, sizeof path, "%s/hosts.openmpi", run->dir);
 	if (rc == 0 && ompi && !cfg->emulate)
 		rc = hl_hostfile_write(path, HL_HOSTS_OPENMPI, cfg, &ranks, err, sizeof err);
@@ -527,6 +580,12 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		hl_ranks_free(&ranks);
 		return fail(run, 1, "%s", err);
 	}
+
+	/* Does this Hydra take -rankmap?  Asked by running `mpiexec -help`, so
+	 * never in a dry run (it starts nothing: the plain host file then), and
+	 * before the shared segment exists, which an interrupt here would leak. */
+	int rankmap = !cfg->emulate && !slurm && !ompi && !o->dry_run &&
+	              hl_hydra_has_rankmap(cfg->mpiexec ? cfg->mpiexec[0] : DEFAULT_MPIEXEC) == 1;
 
 	/* The emulated cluster's shared state; without emulation, when every
 	 * rank is on this computer, the same segment carries the runtime's
@@ -563,7 +622,6 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	if (!cfg->emulate) {
 		/* Real hosts: the host file gives each rank its machine.  Every rank
 		 * of an emulated run is on this computer: no host file. */
-		int rankmap = !slurm && !ompi && hl_hydra_has_rankmap(a.v[0]) == 1;
 		if (rankmap) {
 			snprintf(path, sizeof path, "%s/hosts.mpich-grouped", run->dir);
 			if (hl_hostfile_write(path, HL_HOSTS_MPICH_GROUPED, cfg, &ranks, err,

@@ -2,10 +2,17 @@
  * spawn.c -- the job's process: see spawn.h.
  *
  * The child gets its own process group, so that one kill(-pgid) reaches
- * mpiexec and everything it started locally (proxies, ranks) even when
- * mpiexec itself is stuck.  The parent ignores nothing: SIGINT/SIGTERM set
- * a flag, the poll loop sees it, sends SIGTERM to the group, waits a grace
- * period, then SIGKILL.  Hydra forwards SIGTERM to its remote proxies.
+ * mpiexec and whatever it started in that group even when mpiexec itself is
+ * stuck.  Hydra starts its proxies (and so the ranks) in sessions of their
+ * own, which the group kill does not reach: only mpiexec's own SIGTERM
+ * handler ends them (it forwards the kill to every proxy, local or remote).
+ * So mpiexec must get a SIGTERM however hetlaunch ends: the signals that
+ * would end hetlaunch (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2)
+ * set a flag, the poll loop sees it, sends SIGTERM to the group, waits a
+ * grace period, then SIGKILL; and a SIGKILL of hetlaunch, which no handler
+ * sees, reaches mpiexec as its parent-death signal (PR_SET_PDEATHSIG).
+ * What a SIGKILL leaves in /dev/shm is swept at the next start
+ * (emulation.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -28,6 +36,17 @@ static volatile sig_atomic_t got_signal;
 static void on_signal(int sig)
 {
 	got_signal = sig;
+}
+
+/* What would end hetlaunch ends the job first (SIGHUP: the terminal went
+ * away; SIGQUIT: Ctrl-\). */
+static const int ending_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+#define NSIGS (sizeof ending_signals / sizeof ending_signals[0])
+
+static void restore_signals(const struct sigaction *old)
+{
+	for (size_t i = 0; i < NSIGS; i++)
+		sigaction(ending_signals[i], &old[i], NULL);
 }
 
 double hl_now(void)
@@ -89,7 +108,13 @@ int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t err
 {
 	memset(res, 0, sizeof *res);
 	res->exit_code = -1;
-	int logfd = open(o->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* Never through a link planted in a reused run directory: the old
+	 * log.txt (or link) goes, and a new file is made, or nothing. */
+	if (unlink(o->log_path) < 0 && errno != ENOENT) {
+		snprintf(err, errlen, "%s: %s", o->log_path, strerror(errno));
+		return -1;
+	}
+	int logfd = open(o->log_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (logfd < 0) {
 		snprintf(err, errlen, "%s: %s", o->log_path, strerror(errno));
 		return -1;
@@ -100,14 +125,14 @@ int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t err
 		close(logfd);
 		return -1;
 	}
-	struct sigaction sa, old_int, old_term, old_hup;
+	struct sigaction sa, old[NSIGS];
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	got_signal = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);   /* the terminal went away */
+	for (size_t i = 0; i < NSIGS; i++)
+		sigaction(ending_signals[i], &sa, &old[i]);
+	pid_t parent = getpid();
 
 	double t0 = hl_now();
 	pid_t pid = fork();
@@ -115,17 +140,18 @@ int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t err
 		snprintf(err, errlen, "fork: %s", strerror(errno));
 		close(logfd);
 		close(pfd[0]); close(pfd[1]); close(efd[0]); close(efd[1]);
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGTERM, &old_term, NULL);
-		sigaction(SIGHUP, &old_hup, NULL);
+		restore_signals(old);
 		return -1;
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
+		for (size_t i = 0; i < NSIGS; i++)
+			signal(ending_signals[i], SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
+		/* hetlaunch killed outright: mpiexec ends the job as on Ctrl-C.
+		 * A parent already gone before prctl would never send it. */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
+			_exit(127);
 		int devnull = open("/dev/null", O_RDONLY);
 		if (devnull >= 0)
 			dup2(devnull, 0);
@@ -161,11 +187,20 @@ int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t err
 			res->interrupted = got_signal;
 			fprintf(stderr, "hetlaunch: %s: ending the job\n",
 			        got_signal == SIGINT ? "interrupted" : got_signal == SIGHUP ? "hung up"
-			                                                               : "terminated");
+			        : got_signal == SIGTERM ? "terminated" : strsignal(got_signal));
 			end_group(pid, SIGTERM);
 			term_at = hl_now();
 		}
+		/* Past the timeout only if the job is still running: hetlaunch
+		 * stopped (SIGSTOP, Ctrl-Z) while the job ended finds it done. */
 		if (o->timeout > 0 && !res->timed_out && !res->interrupted &&
+		    hl_now() - t0 > o->timeout && !reaped &&
+		    waitpid(pid, &status, WNOHANG) == pid) {
+			reaped = 1;
+			end_group(pid, SIGTERM);   /* as below: strays get the grace period */
+			term_at = term_at > 0 ? term_at : hl_now();
+		}
+		if (o->timeout > 0 && !res->timed_out && !res->interrupted && !reaped &&
 		    hl_now() - t0 > o->timeout) {
 			res->timed_out = 1;
 			fprintf(stderr, "hetlaunch: the job ran longer than timeout: %g s; ending it\n",
@@ -211,9 +246,7 @@ int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t err
 	if (o->echo)
 		echo_lines(&b, t0, 1);
 	close(logfd);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
+	restore_signals(old);
 	res->elapsed = hl_now() - t0;
 	if (WIFEXITED(status))
 		res->exit_code = WEXITSTATUS(status);

@@ -1,10 +1,16 @@
 #include "yamltree.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
+
+/* A machine list of 10^5 processors is a few MiB. */
+#define YT_MAX_BYTES (64 << 20)
 
 static yt_node *node_new(yt_kind kind, const yaml_mark_t *m)
 {
@@ -42,11 +48,33 @@ static int node_push(yt_node *parent, yt_node *child)
 /* Reads one node (and everything below it) from the event stream. */
 static yt_node *parse_node(yaml_parser_t *p, yaml_event_t *ev, diag *d, int depth);
 
+/* The text being parsed, for the place of a reader error (a NUL, bad
+ * UTF-8), which libyaml gives as a byte offset only. */
+static const unsigned char *text_start;
+static size_t text_len;
+
+static void offset_to_mark(size_t off, yaml_mark_t *m)
+{
+	m->line = m->column = 0;
+	for (size_t i = 0; i < off && i < text_len; i++)
+		if (text_start[i] == '\n') {
+			m->line++;
+			m->column = 0;
+		} else if ((text_start[i] & 0xC0) != 0x80) {   /* a character, not a UTF-8 tail */
+			m->column++;
+		}
+}
+
 static int next_event(yaml_parser_t *p, yaml_event_t *ev, diag *d)
 {
 	if (!yaml_parser_parse(p, ev)) {
 		const char *what = p->problem ? p->problem : "malformed YAML";
-		if (p->context)
+		if (p->error == YAML_READER_ERROR) {
+			yaml_mark_t m;
+			offset_to_mark(p->problem_offset, &m);
+			diag_error(d, m.line + 1, m.column + 1, "YAML input: %s (byte %zu)", what,
+			           p->problem_offset);
+		} else if (p->context)
 			diag_error(d, p->problem_mark.line + 1, p->problem_mark.column + 1,
 			           "YAML syntax: %s %s", what, p->context);
 		else
@@ -139,21 +167,63 @@ static yt_node *parse_node(yaml_parser_t *p, yaml_event_t *ev, diag *d, int dept
 	return n;
 }
 
+/* The whole file, which must be a regular one: a directory is not a
+ * machine list, and a FIFO or a device could block or never end. */
+static unsigned char *read_file(const char *path, diag *d, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		diag_error(d, 0, 0, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	memset(&st, 0, sizeof st);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > YT_MAX_BYTES) {
+		diag_error(d, 0, 0, S_ISDIR(st.st_mode) ? "is a directory, not a machine list"
+		           : !S_ISREG(st.st_mode) ? "not a regular file (a FIFO or a device): "
+		             "give the machine list as a file"
+		           : "larger than %d MiB: not a machine list", YT_MAX_BYTES >> 20);
+		close(fd);
+		return NULL;
+	}
+	size_t cap = (size_t)st.st_size + 1, n = 0;
+	unsigned char *buf = malloc(cap);
+	for (ssize_t k = 1; buf && k > 0 && n < cap; n += (size_t)k)
+		if ((k = read(fd, buf + n, cap - n)) < 0) {
+			diag_error(d, 0, 0, "cannot read: %s", strerror(errno));
+			free(buf);
+			buf = NULL;
+		} else if (k == 0) {
+			break;
+		}
+	close(fd);
+	if (buf == NULL && d->count == 0)
+		diag_error(d, 0, 0, "out of memory");
+	if (buf && n >= cap) {   /* it grew while we read it */
+		diag_error(d, 0, 0, "changed while being read");
+		free(buf);
+		buf = NULL;
+	}
+	*len = n;
+	return buf;
+}
+
 int yt_load(const char *path, diag *d, yt_node **root)
 {
 	*root = NULL;
-	FILE *f = fopen(path, "rb");
-	if (f == NULL) {
-		diag_error(d, 0, 0, "cannot open: %s", strerror(errno));
+	size_t len;
+	unsigned char *text = read_file(path, d, &len);
+	if (text == NULL)
 		return -1;
-	}
 	yaml_parser_t p;
 	if (!yaml_parser_initialize(&p)) {
-		fclose(f);
+		free(text);
 		diag_error(d, 0, 0, "out of memory");
 		return -1;
 	}
-	yaml_parser_set_input_file(&p, f);
+	text_start = text;
+	text_len = len;
+	yaml_parser_set_input_string(&p, text, len);
 	int rc = -1, docs = 0;
 	yt_node *doc = NULL;
 	for (;;) {
@@ -189,7 +259,9 @@ int yt_load(const char *path, diag *d, yt_node **root)
 		yaml_event_delete(&ev);  /* stream start, document end */
 	}
 	yaml_parser_delete(&p);
-	fclose(f);
+	free(text);
+	text_start = NULL;
+	text_len = 0;
 	if (rc < 0) {
 		yt_free(doc);
 		return -1;

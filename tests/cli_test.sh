@@ -36,11 +36,61 @@ for f in tests/bad/*.yaml; do
 	fi
 done
 
+# Every command that loads a file refuses every bad one the same way: exit
+# 2, the announced message, nothing on stdout, and nothing written or
+# started (no run directory, no host file; calibrate's probe is /bin/true).
+# Under VARIANT=san a leak on a refused file fails here too (issue 11).
+mkdir -p "$tmp/cwd"
+abs_hl=$(realpath "$HETLAUNCH")
+for f in tests/bad/*.yaml; do
+	expect=$(sed -n '1s/^# expect: //p' "$f")
+	loc=${expect%%: *}
+	text=${expect#*: }
+	abs=$PWD/$f
+	if [ "$loc" = "0:0" ]; then prefix="$abs: "; else prefix="$abs:$loc: "; fi
+	for cmd in "run --dry-run --out $tmp/cwd/out" "run --quiet" "compare --quiet" \
+	           "hostfile -o $tmp/cwd/hosts" "calibrate --out $tmp/cwd/out"; do
+		(cd "$tmp/cwd" && HETLAUNCH_PROBE=/bin/true "$abs_hl" $cmd "$abs" >"$tmp/out" 2>"$tmp/err")
+		rc=$?
+		if [ $rc -ne 2 ]; then
+			bad "$cmd $f: exit $rc, want 2"; head -5 "$tmp/err"
+		elif [ -s "$tmp/out" ]; then
+			bad "$cmd $f: wrote to stdout"
+		elif ! grep -qF -- "$prefix$text" "$tmp/err"; then
+			bad "$cmd $f: want '$prefix$text', got:"; head -5 "$tmp/err"
+		elif [ -n "$(ls -A "$tmp/cwd")" ]; then
+			bad "$cmd $f: left files: $(ls -A "$tmp/cwd")"; rm -rf "${tmp:?}/cwd/"*
+		else
+			ok
+		fi
+	done
+done
+
 # A file that does not exist names itself.
 "$HETLAUNCH" plan tests/bad/no-such-file.yaml >"$tmp/out" 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 2 ] && grep -qF "tests/bad/no-such-file.yaml: cannot open: No such file" "$tmp/err"; then ok
 else bad "missing file: exit $rc: $(cat "$tmp/err")"; fi
+
+# Only a regular file is a machine list: a directory says so, and a FIFO is
+# refused at once instead of blocking (issue 11).
+"$HETLAUNCH" plan tests >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qF "tests: is a directory" "$tmp/err" && ok || bad "a directory: exit $rc: $(cat "$tmp/err")"
+mkfifo "$tmp/fifo"
+timeout 10 "$HETLAUNCH" plan "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qF "not a regular file" "$tmp/err" && ok || bad "a FIFO: exit $rc: $(cat "$tmp/err")"
+
+# max_procs 10^5 on 9 machines, layout 2d, n = 10^7, nb = 1: the panel
+# search stops at the first good panel size (it took minutes; issue 11).
+# A hang guard, not a speed target (that is `make bench`).
+{ echo "machines:"
+  for i in 1 2 3 4 5 6 7 8 9; do echo "  - {name: m$i, cycle_time: $i.$((i * 37 % 10))3}"; done
+  printf 'layout: 2d\nmax_procs: 100000\nn: 10000000\nnb: 1\n'; } >"$tmp/maxprocs.yaml"
+timeout 60 "$HETLAUNCH" plan "$tmp/maxprocs.yaml" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "panel" "$tmp/out" && ok || bad "max_procs 10^5, 2d: exit $rc (124: over 60 s): $(cat "$tmp/err")"
 
 # --- golden output -----------------------------------------------------------
 for f in configs/*.yaml tests/good/*.yaml; do

@@ -261,9 +261,14 @@ check "real hosts, Hydra 4.0.2: -f hosts.mpich, no -rankmap" \
 check "real hosts: the host file is in rank order" \
 	test "$(cat "$tmp/run-hosts/hosts.mpich" | tr '\n' ' ')" = "node2.example:1 node1.example:2 "
 sed 's|^B: 3|B: 3\nmpiexec: '"$tmp"'/fake-hydra|' "$tmp/hosts.yaml" >"$tmp/hosts-rm.yaml"
-"$HETLAUNCH" run "$tmp/hosts-rm.yaml" --dry-run --out "$tmp/run-hosts-rm" >"$tmp/out" 2>/dev/null
+# Asking Hydra runs it, so only a real run asks (the fake starts nothing;
+# the job then fails, and command.txt shows what was started).
+"$HETLAUNCH" run "$tmp/hosts-rm.yaml" --quiet --out "$tmp/run-hosts-rm" >/dev/null 2>&1
 check "a Hydra with -rankmap: the grouped host file and -rankmap" \
-	grep -q -- "-f $tmp/run-hosts-rm/hosts.mpich-grouped -rankmap [0-9,]* -n 3 " "$tmp/out"
+	grep -q -- "-f $tmp/run-hosts-rm/hosts.mpich-grouped -rankmap [0-9,]* -n 3 " "$tmp/run-hosts-rm/command.txt"
+"$HETLAUNCH" run "$tmp/hosts-rm.yaml" --dry-run --out "$tmp/run-hosts-rm-dry" >"$tmp/out" 2>/dev/null
+check "a Hydra with -rankmap, --dry-run: not asked (plain host file)" \
+	grep -q -- "-f $tmp/run-hosts-rm-dry/hosts.mpich -n 3 " "$tmp/out"
 
 "$HETLAUNCH" compare "$tmp/lu1d.yaml" --json --quiet --out "$tmp/cmp" >"$tmp/cmp.json" 2>"$tmp/err"
 rc=$?

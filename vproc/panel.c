@@ -219,8 +219,15 @@ vproc_status vproc_panel_choose(size_t p, size_t q, const double *T, const doubl
 	size_t best_p = 0, best_q = 0;
 	double best_eff = -1.0;
 	int best_ok = 0;
-	for (size_t bp = p; bp <= maxdim && bp * q <= cap; bp++)
+	/* Once a panel is good enough, a larger one can never be better: the
+	 * search stops there instead of trying every Bp Bq <= cap (max_procs
+	 * 10^5 took minutes; the choice is the same). */
+	for (size_t bp = p; bp <= maxdim && bp * q <= cap; bp++) {
+		if (best_ok && bp * q > best_p * best_q)
+			break;
 		for (size_t bq = q; bq <= maxdim && bp * bq <= cap; bq++) {
+			if (best_ok && bp * bq > best_p * best_q)
+				break;
 			vproc_panel pn;
 			vproc_status st = vproc_panel_build(p, q, T, r, c, bp, bq, &pn);
 			if (st != VPROC_OK)
@@ -243,6 +250,7 @@ vproc_status vproc_panel_choose(size_t p, size_t q, const double *T, const doubl
 				best_ok = ok;
 			}
 		}
+	}
 	*Bp = best_p;
 	*Bq = best_q;
 	return VPROC_OK;

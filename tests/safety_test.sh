@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# safety_test.sh -- what hetlaunch leaves behind and what it starts (issue 11):
+#   * hetlaunch ended by SIGKILL, SIGQUIT or SIGUSR1 in the middle of a job:
+#     no rank, proxy or mpiexec survives it, and the /dev/shm segment a
+#     SIGKILL leaves is swept by the next run;
+#   * --dry-run starts nothing (not even `mpiexec -help`);
+#   * a symbolic link planted at log.txt in a reused run directory is not
+#     followed; a reused directory is said so, and a dry run there leaves
+#     no stale report.json;
+#   * a file name with a newline cannot make command.txt run a command;
+#   * runs started at once get run directories of their own;
+#   * host: "host:port" is refused by run as by hostfile, and a problem too
+#     large for the stock tester at n's line and column.
+# Real MPICH (mpiexec.hydra) and the preload.  Run from the repository root;
+# HETLAUNCH names the binary.
+set -u
+HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
+HETLAUNCH=$(realpath "$HETLAUNCH")
+pass=0
+fail=0
+tmp=$(mktemp -d /tmp/hetlaunch-safety-test.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+ok()  { pass=$((pass + 1)); echo "ok: $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+
+# Our processes: working directory under $tmp (the run directories).
+ours() {
+	local p cwd
+	for p in /proc/[0-9]*; do
+		cwd=$(readlink "$p/cwd" 2>/dev/null) || continue
+		case $cwd in "$tmp"/*) echo "${p#/proc/} $(tr '\0' ' ' <"$p/cmdline" 2>/dev/null)" ;; esac
+	done
+}
+
+sleep_yaml() {  # NAME SECONDS
+	cat >"$tmp/$1.yaml" <<YAML
+name: $1
+machines: [{name: a, cycle_time: 1}, {name: b, cycle_time: 2}]
+B: 3
+kernel: exec
+program: /bin/sleep
+args: ["$2"]
+timeout: 120
+emulate: true
+YAML
+}
+
+# --- hetlaunch dies in the middle of a job ------------------------------------
+for sig in KILL QUIT USR1; do
+	sleep_yaml "sig$sig" 60
+	"$HETLAUNCH" run "$tmp/sig$sig.yaml" --quiet --out "$tmp/run-sig$sig" >/dev/null 2>"$tmp/err-sig$sig" &
+	pid=$!
+	# wait until the ranks (sleep 60) run
+	for i in $(seq 100); do
+		[ "$(ours | grep -c '/bin/sleep 60')" -ge 3 ] && break
+		sleep 0.1
+	done
+	sleep 4   # past start-up, when mpiexec still writes (a dead reader would end it)
+	ranks=$(ours | grep -c '/bin/sleep 60')
+	seg=$(ls /dev/shm | grep "^hetlaunch-$pid-" | head -1)
+	kill -$sig $pid
+	wait $pid 2>/dev/null
+	for i in $(seq 50); do   # mpiexec's SIGTERM handling: a few seconds at most
+		[ -z "$(ours)" ] && break
+		sleep 0.2
+	done
+	left=$(ours)
+	if [ "$ranks" -ge 3 ] && [ -z "$left" ]; then
+		ok "SIG$sig of hetlaunch: its $ranks ranks, proxy and mpiexec are gone"
+	else
+		bad "SIG$sig of hetlaunch ($ranks ranks seen): left:"; echo "$left"; cat "$tmp/err-sig$sig"
+	fi
+	if [ $sig = KILL ]; then
+		killed_seg=$seg
+	else
+		check "SIG$sig: the segment ${seg:-?} is removed" test -n "$seg" -a ! -e "/dev/shm/$seg"
+	fi
+done
+# The SIGKILLed hetlaunch could not remove its segment: the next run does.
+sleep_yaml short 0.1
+"$HETLAUNCH" run "$tmp/short.yaml" --quiet --out "$tmp/run-short" >/dev/null 2>&1
+check "after SIGKILL: the next run swept the stale segment ${killed_seg:-?}" \
+	test -n "$killed_seg" -a ! -e "/dev/shm/$killed_seg"
+
+# hetlaunch stopped (SIGSTOP) past timeout: while its job ended: not a timeout.
+cat >"$tmp/stop.yaml" <<YAML
+name: stop
+machines: [{name: a, host: localhost, cycle_time: 1}]
+kernel: exec
+program: /bin/sleep
+args: ["1"]
+timeout: 3
+emulate: false
+YAML
+"$HETLAUNCH" run "$tmp/stop.yaml" --quiet --out "$tmp/run-stop" >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 0.3
+kill -STOP $pid
+sleep 10
+kill -CONT $pid
+wait $pid
+rc=$?
+check "stopped past timeout: while the job ended: exit 0, not timed out" \
+	test $rc -eq 0 -a "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["job"]["timed_out"])' "$tmp/run-stop/report.json" 2>/dev/null)" = False
+
+# --- a dry run starts nothing -------------------------------------------------
+cat >"$tmp/mark-mpiexec" <<SH
+#!/bin/sh
+touch "$tmp/mpiexec-ran"
+echo "  -rankmap  rank to node mapping"
+SH
+chmod +x "$tmp/mark-mpiexec"
+cat >"$tmp/dry.yaml" <<YAML
+machines:
+  - {name: fast, host: node1.example, cycle_time: 1}
+  - {name: slow, host: node2.example, cycle_time: 2}
+mpiexec: $tmp/mark-mpiexec
+YAML
+"$HETLAUNCH" run "$tmp/dry.yaml" --dry-run --out "$tmp/run-dry" >/dev/null 2>&1
+rc=$?
+check "--dry-run: exit 0 and the configured mpiexec never ran" test $rc -eq 0 -a ! -e "$tmp/mpiexec-ran"
+
+# Ctrl-C while Hydra is asked for -rankmap: no segment is left (it is made
+# after the question), and the question (a slow `mpiexec -help`) goes too.
+cat >"$tmp/slow-mpiexec" <<SH
+#!/bin/sh
+[ "\$1" = -help ] && exec sleep 30
+exit 0
+SH
+chmod +x "$tmp/slow-mpiexec"
+cat >"$tmp/probe.yaml" <<YAML
+machines: [{name: a, host: localhost, cycle_time: 1}]
+mpiexec: $tmp/slow-mpiexec
+YAML
+mkdir -p "$tmp/pcwd"   # its working directory: ours() sees what it started
+(cd "$tmp/pcwd" && exec "$HETLAUNCH" run ../probe.yaml --quiet --out "$tmp/run-probe" >/dev/null 2>&1) &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid 2>/dev/null
+sleep 0.5
+check "Ctrl-C during the -rankmap question: no segment left" \
+	test -z "$(ls /dev/shm | grep "^hetlaunch-$pid-")"
+check "Ctrl-C during the -rankmap question: no slow mpiexec -help left" \
+	test -z "$(ours)"
+
+# --- run directories ------------------------------------------------------------
+echo secret >"$tmp/victim"
+mkdir -p "$tmp/run-link"
+ln -s "$tmp/victim" "$tmp/run-link/log.txt"
+sleep_yaml link 0
+"$HETLAUNCH" run "$tmp/link.yaml" --quiet --out "$tmp/run-link" >/dev/null 2>"$tmp/err"
+check "a link planted at log.txt is not followed" test "$(cat "$tmp/victim")" = secret
+check "log.txt is a file of its own now" test -f "$tmp/run-link/log.txt" -a ! -L "$tmp/run-link/log.txt"
+check "a reused run directory is said so" grep -q "reusing the run directory" "$tmp/err"
+"$HETLAUNCH" run "$tmp/link.yaml" --dry-run --out "$tmp/run-link" >/dev/null 2>&1
+check "a dry run in a reused directory leaves no stale report.json or log.txt" \
+	test ! -e "$tmp/run-link/report.json" -a ! -e "$tmp/run-link/log.txt"
+
+# A file name with a newline and a command in it (the default run name), and
+# an --out directory named so: `sh command.txt` runs the (fake) mpiexec only.
+mkdir -p "$tmp/inj" "$tmp/fakebin"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/fakebin/mpiexec.hydra"
+chmod +x "$tmp/fakebin/mpiexec.hydra"
+name=$'x\ntouch INJECTED\n.yaml'
+cp "$tmp/dry.yaml" "$tmp/inj/$name"
+sed -i '/^mpiexec/d' "$tmp/inj/$name"
+(cd "$tmp/inj" && "$HETLAUNCH" run "$name" --dry-run >/dev/null 2>&1)
+(cd "$tmp/inj" && "$HETLAUNCH" run "$name" --dry-run --out $'o\ntouch INJECTED2\n' >/dev/null 2>&1)
+cmds=("$tmp"/inj/runs/*/command.txt "$tmp"/inj/o*/command.txt)
+if [ ${#cmds[@]} -eq 2 ] && [ -f "${cmds[0]}" ] && [ -f "${cmds[1]}" ]; then
+	for cmd in "${cmds[@]}"; do
+		(cd "$tmp/inj" && PATH=$tmp/fakebin:/usr/bin:/bin /bin/sh "$cmd" >/dev/null 2>&1)
+	done
+	check "command.txt of a file or directory named with a newline runs no injected command" \
+		test -z "$(find "$tmp/inj" -name 'INJECTED*')"
+	check "the default run directory's name has no newline" test "$(ls "$tmp/inj/runs" | wc -l)" -eq 1
+else
+	bad "no command.txt for the file or directory named with a newline"
+fi
+
+# Runs started in the same second: each its own directory.
+mkdir -p "$tmp/same"
+cp "$tmp/dry.yaml" "$tmp/same/same.yaml"
+sed -i '/^mpiexec/d' "$tmp/same/same.yaml"
+(cd "$tmp/same" && for i in 1 2 3 4 5 6; do "$HETLAUNCH" run same.yaml --dry-run >/dev/null 2>&1 & done; wait)
+check "6 dry runs at once: 6 run directories" test "$(ls "$tmp/same/runs" | wc -l)" -eq 6
+
+# host:port is refused by hostfile, and so by run (before anything is written).
+cat >"$tmp/port.yaml" <<'YAML'
+machines:
+  - {name: a, host: "localhost:100", cycle_time: 1}
+YAML
+"$HETLAUNCH" run "$tmp/port.yaml" --dry-run --out "$tmp/run-port" >/dev/null 2>"$tmp/err"
+rc=$?
+check "run with host: \"localhost:100\": exit 2, nothing written" test $rc -eq 2 -a ! -e "$tmp/run-port"
+
+# A problem too large for the stock tester's array: exit 2 at n's line.
+printf 'machines:\n  - {name: a, cycle_time: 1}\n  - {name: b, cycle_time: 2}\ntester: stock\nn: 100000\n' \
+	>"$tmp/mem.yaml"
+"$HETLAUNCH" run "$tmp/mem.yaml" --dry-run --out "$tmp/run-mem" >/dev/null 2>"$tmp/err"
+rc=$?
+check "n too large for the stock tester: exit 2 at n's line and column, nothing written" \
+	test $rc -eq 2 -a ! -e "$tmp/run-mem" -a -n "$(grep -F "$tmp/mem.yaml:5:4: n = 100000" "$tmp/err")"
+
+echo "safety tests: $pass passed, $fail failed"
+[ $fail -eq 0 ]
