@@ -146,6 +146,19 @@ static int check_columns(hl_config *cfg, const yt_node *root, diag *d)
 		diag_error(d, nv->line, nv->col, "layout: columns takes one size n, not a list");
 		rc = -1;
 	}
+	/* Every kept machine owns at least one nb x nb block (001 s5: a
+	 * rectangle of positive area), so with select: all the (n/nb)^2 blocks
+	 * must be at least the machines: refused here, at n, so that no
+	 * command (calibrate, which plans no columns, included) starts a job
+	 * for a file whose plan cannot exist.  Rarer infeasible partitions are
+	 * refused by plan_columns, also at n. */
+	size_t side = cfg->nb ? cfg->n / cfg->nb : 0;
+	if (rc == 0 && c->select == SELECT_ALL && side * side < cfg->nmachines) {
+		const yt_node *at = nv ? nv : root;
+		diag_error(d, at->line, at->col, "n/nb = %zu blocks a side are too few to give each "
+		           "of the %zu machines a block (raise n or lower nb)", side, cfg->nmachines);
+		rc = -1;
+	}
 	if (cfg->n % cfg->nb != 0) {
 		const yt_node *at = nv ? nv : root;
 		diag_error(d, at->line, at->col, "n = %zu is not a multiple of nb = %zu (the "
@@ -330,8 +343,9 @@ static int plan_columns(const hl_config *cfg, diag *d, hl_plan *plan)
 	if (st == VPROC_OK)
 		plan_kl(p, plan->t, x->nb, plan->beta, x);
 	if (st == VPROC_ERANGE) {
-		diag_error(d, 0, 0, "n/nb = %zu blocks a side are too few to give each of the %zu "
-		           "machines a block (raise n or lower nb)", x->nb, p);
+		diag_error(d, cfg->n_loc.line, cfg->n_loc.col, "n/nb = %zu blocks a side are too "
+		           "few to give each of the %zu machines a block (raise n or lower nb)",
+		           x->nb, p);
 		return plan_failed(plan);
 	}
 	if (st != VPROC_OK) {

@@ -39,6 +39,7 @@ done
 # Every command that loads a file refuses every bad one the same way: exit
 # 2, the announced message, nothing on stdout, and nothing written or
 # started (no run directory, no host file; calibrate's probe is /bin/true).
+# A command that starts a job anyway is stopped after 60 s (exit 124: fails).
 # Under VARIANT=san a leak on a refused file fails here too (issue 11).
 mkdir -p "$tmp/cwd"
 abs_hl=$(realpath "$HETLAUNCH")
@@ -50,7 +51,7 @@ for f in tests/bad/*.yaml; do
 	if [ "$loc" = "0:0" ]; then prefix="$abs: "; else prefix="$abs:$loc: "; fi
 	for cmd in "run --dry-run --out $tmp/cwd/out" "run --quiet" "compare --quiet" \
 	           "hostfile -o $tmp/cwd/hosts" "calibrate --out $tmp/cwd/out"; do
-		(cd "$tmp/cwd" && HETLAUNCH_PROBE=/bin/true "$abs_hl" $cmd "$abs" >"$tmp/out" 2>"$tmp/err")
+		(cd "$tmp/cwd" && HETLAUNCH_PROBE=/bin/true timeout -k 5 60 "$abs_hl" $cmd "$abs" >"$tmp/out" 2>"$tmp/err")
 		rc=$?
 		if [ $rc -ne 2 ]; then
 			bad "$cmd $f: exit $rc, want 2"; head -5 "$tmp/err"
