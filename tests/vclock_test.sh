@@ -9,7 +9,8 @@
 #   * determinism: an emulated lhpc LU (hl-driver) twice, once beside a CPU
 #     hog, within 1%;
 #   * the same LU under the real-time clock, within 5%;
-#   * bad values of clock: exit 2 at line:col.
+#   * bad values of clock: exit 2 at line:col;
+#   * a job whose ranks did not load the runtime fails (exit 1).
 # Run from the repository root.
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
@@ -256,6 +257,20 @@ if run lur; then
 	fi
 else
 	bad "lhpc LU under the real clock: exit"; cat "$tmp/lur.err"
+fi
+
+# A job whose ranks did not load the runtime (here: a preload the loader
+# refuses, as when lib/libvproc.so is rebuilt under a running job) ran
+# unemulated: exit 1 and said, not a PASSED run with this computer's times.
+: >"$tmp/empty.so"
+lu_yaml lunp 320 ", clock: virtual, cpu_time: false"
+HETLAUNCH_PRELOAD="$tmp/empty.so" "$HETLAUNCH" run "$tmp/lunp.yaml" --quiet --out "$tmp/run-lunp" \
+	2>"$tmp/lunp.err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "0 of 9 ranks attached" "$tmp/lunp.err"; then
+	ok "no rank attached to the runtime: exit 1, said"
+else
+	bad "no rank attached to the runtime: exit $rc"; tail -3 "$tmp/lunp.err"
 fi
 
 echo "vclock_test: $pass passed, $fail failed"
