@@ -294,6 +294,12 @@ void hl_emu_overruns(const hl_emu *e, double *fraction, int *flagged)
 	*flagged = *fraction > HL_OVERRUN_LIMIT;
 }
 
+size_t hl_emu_attached(const hl_emu *e)
+{
+	const vr_shm *s = e->shm;
+	return s ? (size_t)atomic_load(&s->attached) : 0;
+}
+
 void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
                    double *fraction)
 {

@@ -49,6 +49,8 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 /* The run's overruns: the fraction of the booked compute by which
  * segments ended late, and whether that is above HL_OVERRUN_LIMIT. */
 void hl_emu_overruns(const hl_emu *e, double *fraction, int *flagged);
+/* How many ranks the runtime attached to the segment (at MPI_Init). */
+size_t hl_emu_attached(const hl_emu *e);
 
 /* A one-line summary for the terminal. */
 void hl_emu_print_speeds(const hl_emu *e, const hl_config *cfg);

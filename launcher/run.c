@@ -763,6 +763,13 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		hl_placement_text(&run->placement, where, sizeof where);
 		fail(run, 1, "placement: %s", where);
 	}
+	/* A rank that did not load the runtime (a library replaced under a
+	 * running job, a preload the loader refused) ran at this computer's
+	 * speed on no emulated network: its times mean nothing. */
+	if (run->emulated && preload[0] && run->status == 0 && cfg->kernel != HL_KERNEL_EXEC &&
+	    hl_emu_attached(&emu) < run->nranks)
+		fail(run, 1, "emulation: %zu of %zu ranks attached to the runtime (%s not preloaded?)",
+		     hl_emu_attached(&emu), run->nranks, preload);
 	if (run->status != 0)
 		run->passed = 0;   /* a PASSED line before a hang or a kill is not a pass */
 

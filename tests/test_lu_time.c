@@ -112,6 +112,27 @@ static void two_d_has_column_traffic(void **state)
 	assert_int_equal(vproc_lu_time(&a, &sa), VPROC_EINVAL);
 }
 
+/* The block row goes down a process column by MPI_Bcast, in two levels
+ * (vproc/runtime/coll.c, as MPICH on a cluster): once per other machine of
+ * the column.  A 4 x 1 grid on two machines, interleaved (0 1 0 1),
+ * against four machines: the same swaps, pivots and panel hops (every
+ * neighbour differs in both), but the block row crosses the bus once a
+ * step on two machines and three times on four: the difference is two
+ * copies of it, 2 x 8 x (n - lo2) x b bytes over the steps but the last
+ * (n = 256, b = 32: 2 x 8 x 32 x 896 bytes). */
+static void column_broadcast_crosses_once_per_machine(void **state)
+{
+	(void)state;
+	size_t two[4] = { 0, 1, 0, 1 }, four[4] = { 0, 1, 2, 3 };
+	double mf[4] = { 1e3, 1e3, 1e3, 1e3 };
+	vproc_lu_platform a = { 256, 32, 4, 1, two, 2, mf, NULL, NULL, 1, 1e-4, 1e7 };
+	vproc_lu_platform b = { 256, 32, 4, 1, four, 4, mf, NULL, NULL, 1, 1e-4, 1e7 };
+	vproc_lu_seconds sa, sb;
+	assert_int_equal(vproc_lu_time(&a, &sa), VPROC_OK);
+	assert_int_equal(vproc_lu_time(&b, &sb), VPROC_OK);
+	assert_true(fabs(sb.network - sa.network - 2.0 * 8.0 * 32.0 * 896.0 / 1e7) < 1e-12);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -120,6 +141,7 @@ int main(void)
 		cmocka_unit_test(siblings_add_up),
 		cmocka_unit_test(bus_against_switch),
 		cmocka_unit_test(two_d_has_column_traffic),
+		cmocka_unit_test(column_broadcast_crosses_once_per_machine),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # vclock_test.sh -- end-to-end tests of emulate: {clock: virtual} (issue 16),
 # with real MPICH, the real preload and stock ScaLAPACK:
-#   * a ping-pong, a ring and siblings sharing a machine, whose virtual
-#     times are known in closed form (tests/mpi/vclock.c), on a switch and
-#     on a bus;
+#   * a ping-pong, a ring, siblings sharing a machine and collectives
+#     across machines, whose virtual times are known in closed form
+#     (tests/mpi/vclock.c), on a switch and on a bus;
 #   * MPI_Wtime and clock_gettime read the same virtual clock;
 #   * the MPI patterns BLACS uses give bit-identical results under it;
 #   * determinism: an emulated lhpc LU (hl-driver) twice, once beside a CPU
 #     hog, within 1%;
 #   * the same LU under the real-time clock, within 5%;
-#   * bad values of clock: exit 2 at line:col.
+#   * bad values of clock: exit 2 at line:col;
+#   * a job whose ranks did not load the runtime fails (exit 1).
 # Run from the repository root.
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
@@ -146,6 +147,28 @@ else
 	bad "share: exit"; cat "$tmp/share.err"
 fi
 
+# collectives cross the network once per other machine: 2 machines of
+# 2 ranks each, interleaved (ranks 0, 2 on a; 1, 3 on b), on a 100 Mb/s
+# bus.  10 broadcasts of 125000 bytes (10 ms) from rank 0: one transfer
+# each (0 -> 1, then 1 -> 3 inside b), 10 x 10 ms + 100 us = 0.1001 s; a
+# tree over the ranks alone crossed twice (0 -> 1 and 2 -> 3): 0.2 s.
+# 10 Allreduces of the same size: to a and back, 10 x 2 x 10.1 ms = 0.202 s
+# (twice as much over the ranks alone).
+EMUBUS="{mflops: 4000, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, network: bus, clock: virtual, cpu_time: false}"
+for coll in bcast:0.1001 allreduce:0.202; do
+	exec_yaml "${coll%%:*}" "a:1,b:1" 4 "$EMUBUS" "${coll%%:*}" 125000 10
+	if run "${coll%%:*}"; then
+		t=$(vtime "$tmp/run-${coll%%:*}")
+		if within "$t" "${coll#*:}" 0.01; then
+			ok "${coll%%:*} on 2 machines x 2 ranks, bus: $t s, closed form ${coll#*:} s"
+		else
+			bad "${coll%%:*} on 2 machines x 2 ranks, bus: $t s, closed form ${coll#*:} s"
+		fi
+	else
+		bad "${coll%%:*}: exit"; cat "$tmp/${coll%%:*}.err"
+	fi
+done
+
 # --- 2. patterns: bit-identical under the virtual clock -----------------------
 mkdir -p "$tmp/plain" "$tmp/virt"
 timeout 120 mpiexec.hydra -n 4 "$PATTERNS" "$tmp/plain" >/dev/null 2>&1
@@ -234,6 +257,20 @@ if run lur; then
 	fi
 else
 	bad "lhpc LU under the real clock: exit"; cat "$tmp/lur.err"
+fi
+
+# A job whose ranks did not load the runtime (here: a preload the loader
+# refuses, as when lib/libvproc.so is rebuilt under a running job) ran
+# unemulated: exit 1 and said, not a PASSED run with this computer's times.
+: >"$tmp/empty.so"
+lu_yaml lunp 320 ", clock: virtual, cpu_time: false"
+HETLAUNCH_PRELOAD="$tmp/empty.so" "$HETLAUNCH" run "$tmp/lunp.yaml" --quiet --out "$tmp/run-lunp" \
+	2>"$tmp/lunp.err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "0 of 9 ranks attached" "$tmp/lunp.err"; then
+	ok "no rank attached to the runtime: exit 1, said"
+else
+	bad "no rank attached to the runtime: exit $rc"; tail -3 "$tmp/lunp.err"
 fi
 
 echo "vclock_test: $pass passed, $fail failed"

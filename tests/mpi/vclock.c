@@ -14,6 +14,14 @@
  *                           speed_s + BYTES / bandwidth)
  *   share ITERS N           ITERS DGEMMs of order N, then a barrier: k
  *                           ranks on one machine take k times as long
+ *   bcast BYTES REPS        REPS broadcasts of BYTES from rank 0 on
+ *                           MPI_COMM_WORLD: BYTES cross the network once
+ *                           per other machine (the runtime's two-level
+ *                           trees, coll.c), REPS BYTES / bandwidth + latency
+ *                           on a bus with two machines
+ *   allreduce BYTES REPS    REPS sums of BYTES / 8 doubles: once to rank 0's
+ *                           machine and once back, REPS 2 (BYTES /
+ *                           bandwidth + latency) on a bus with two machines
  */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
@@ -59,12 +67,14 @@ int main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &size);
 	if (argc < 2) {
 		if (rank == 0)
-			fprintf(stderr, "usage: vclock pingpong BYTES REPS | ring BYTES ITERS N | share ITERS N\n");
+			fprintf(stderr, "usage: vclock pingpong BYTES REPS | ring BYTES ITERS N | share ITERS N"
+			                " | bcast BYTES REPS | allreduce BYTES REPS\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	const char *mode = argv[1];
 	int bytes = 0, iters = 0, n = 0;
-	if (strcmp(mode, "pingpong") == 0 && argc == 4) {
+	if ((strcmp(mode, "pingpong") == 0 || strcmp(mode, "bcast") == 0 ||
+	     strcmp(mode, "allreduce") == 0) && argc == 4) {
 		bytes = atoi(argv[2]);
 		iters = atoi(argv[3]);
 	} else if (strcmp(mode, "ring") == 0 && argc == 5) {
@@ -107,6 +117,10 @@ int main(int argc, char **argv)
 			             (rank + size - 1) % size, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		} else if (mode[0] == 's') {
 			gemm(n, a, b, c);
+		} else if (mode[0] == 'b') {
+			MPI_Bcast(sbuf, bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+		} else if (mode[0] == 'a') {
+			MPI_Allreduce(MPI_IN_PLACE, sbuf, bytes / 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 		}
 	}
 	if (mode[0] == 's')

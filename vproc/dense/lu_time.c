@@ -26,6 +26,7 @@ typedef struct {
 	double *work;     /* [nmachines] flops of the phase */
 	double *bytes;    /* [nmachines] bytes sent in the phase */
 	double *msgs;     /* [nmachines] messages sent */
+	size_t *scratch;  /* [nmachines] */
 } phase;
 
 static void phase_clear(phase *ph)
@@ -101,6 +102,40 @@ static double ring(phase *ph, const size_t *procs, size_t count, size_t root, do
 	return first;
 }
 
+/* A broadcast by MPI_Bcast from process `root` over procs[0..count-1]:
+ * PDGETRF's columnwise topology is ' ', which BLACS hands to MPI_Bcast,
+ * and MPICH on a cluster (and the runtime, vproc/runtime/coll.c) sends it
+ * in two levels: a binomial tree over one leader per machine, then inside
+ * each machine.  So the bytes cross once per other machine of the column,
+ * each booked on its sender's machine (the leader's parent in the tree),
+ * whatever the order of the process rows.  Returns the time of one hop
+ * (0 when the column is on one machine), as ring() does. */
+static double tree(phase *ph, const size_t *procs, size_t count, size_t root, double bytes)
+{
+	const vproc_lu_platform *pl = ph->pl;
+	const size_t *mach = pl->machine;
+	size_t nlead = 0;
+	size_t *lead = ph->scratch;   /* the leaders' machines, root's first */
+	for (size_t h = 0; h < count; h++) {
+		size_t m = mach[procs[(root + h) % count]], seen = 0;
+		for (size_t j = 0; j < nlead && !seen; j++)
+			seen = lead[j] == m;
+		if (!seen)
+			lead[nlead++] = m;
+	}
+	if (nlead < 2 || bytes <= 0)
+		return 0;
+	for (size_t i = 1; i < nlead; i++) {
+		size_t from = lead[i & (i - 1)];   /* the binomial parent */
+		ph->bytes[from] += bytes;
+		ph->msgs[from] += 1;
+	}
+	size_t m = lead[0];
+	double lat = pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
+	double bw = pl->bus ? 0 : pl->bytes_per_s ? pl->bytes_per_s[m] : 0;
+	return lat + (bw > 0 ? bytes / bw : 0);
+}
+
 /* The phase's bytes, added to each port's (or the bus's) total time:
  * the network's throughput bound, which overlaps the compute. */
 static void accumulate(const phase *ph, double *port, double *bus_s)
@@ -166,12 +201,14 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 	size_t P = pl->P, Q = pl->Q, n = pl->n, b = pl->b, nm = pl->nmachines;
 	double *buf = calloc(5 * nm, sizeof *buf);
 	size_t *row = malloc((Q > P ? Q : P) * sizeof *row);
-	if (buf == NULL || row == NULL) {
+	size_t *scratch = malloc(nm * sizeof *scratch);
+	if (buf == NULL || row == NULL || scratch == NULL) {
 		free(buf);
 		free(row);
+		free(scratch);
 		return VPROC_ENOMEM;
 	}
-	phase ph = { pl, buf, buf + nm, buf + 2 * nm };
+	phase ph = { pl, buf, buf + nm, buf + 2 * nm, scratch };
 	double *busy = buf + 3 * nm;   /* each machine's solves and updates, s */
 	double *port = buf + 4 * nm;   /* each port's sending time, s */
 	double bus_s = 0;              /* the bus's */
@@ -224,7 +261,7 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 			accumulate(&ph, port, &bus_s);
 		}
 		/* the block row: a triangular solve on process row pk, then
-		 * down each process column as a ring */
+		 * down each process column by MPI_Bcast (tree()) */
 		phase_clear(&ph);
 		for (size_t q = 0; q < Q; q++) {
 			double cols = (double)owned_from(lo2, n, b, q, Q);
@@ -239,7 +276,7 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 				for (size_t p = 0; p < P; p++)
 					row[p] = p * Q + q;
 				double cols = (double)owned_from(lo2, n, b, q, Q);
-				double h = ring(&ph, row, P, pk, 8.0 * cols * (double)kb);
+				double h = tree(&ph, row, P, pk, 8.0 * cols * (double)kb);
 				if (h > first)
 					first = h;
 			}
@@ -270,6 +307,7 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 			wire = port[m];
 	free(buf);
 	free(row);
+	free(scratch);
 	out->compute = comp;
 	/* On a switch the ports' bytes overlap the compute (the larger of the
 	 * two bounds); on a bus every byte, the critical path's too, queues on

@@ -3,7 +3,8 @@
  *
  * Why not PMPI_Bcast and friends: they spin (ch4:ucx), and their internal
  * traffic is invisible to PMPI, so the emulated network could not charge
- * it.  Ours are binomial trees on the communicator's shadow (comm.c):
+ * it.  Ours are binomial trees, across machines then inside each (below),
+ * on the communicator's shadow (comm.c):
  * every message goes through vr_isend (the emulated port) and every wait
  * through the cooperative loop.  A reduction with a non-commutative
  * operation is combined at the root in rank order, as MPI requires.
@@ -36,33 +37,136 @@ static int send_wait(const void *buf, int count, MPI_Datatype type, int dst, int
 	return rc == MPI_SUCCESS ? vr_wait_peer(&r, MPI_STATUS_IGNORE, c, dst) : rc;
 }
 
-/* Binomial broadcast (each rank receives once from its parent, then sends
- * to its children, the farthest first). */
-static int bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm c, int tag)
+/*
+ * The tree of a collective, in two levels, as MPICH builds its own on a
+ * cluster (its "SMP-aware" Bcast, Reduce, Allreduce and Barrier, on by
+ * default when a communicator has several processes on some node): a
+ * binomial tree over one leader per machine (the root leads its own), then
+ * a binomial tree inside each machine.  A collective then crosses the
+ * network once per other machine, as it would between the real machines;
+ * a tree over the ranks alone sent 5 of the 5 messages of a 6-process
+ * column broadcast across machines on Table 3's 6 x 3 panel (row pattern
+ * 0 1 2 0 1 0) where 2 suffice, and made the 2D plan slower than cyclic on
+ * the emulated bus (README, "The virtual clock").  Without a segment the
+ * machines are unknown and every rank is its own: the plain binomial tree.
+ * Both lists are in cyclic order from the root, so every member computes
+ * the same tree.
+ */
+typedef struct {
+	int *lead, nlead, ilead;     /* leaders, root first; my index, or -1 */
+	int *group, ngroup, igroup;  /* my machine's members, its leader first */
+	int *mem;
+} tree2;
+
+static int tree_make(tree2 *t, MPI_Comm c, int root)
 {
-	int rank, size, rc = MPI_SUCCESS;
+	int rank, size;
 	PMPI_Comm_rank(c, &rank);
 	PMPI_Comm_size(c, &size);
-	int vr = (rank - root + size) % size;
-	int mask = 1;
-	while (mask < size) {
-		if (vr & mask) {
-			rc = recv_wait(buf, count, type, (rank - mask + size) % size, tag, c);
+	t->mem = malloc(3 * (size_t)size * sizeof *t->mem);
+	if (t->mem == NULL)
+		return MPI_ERR_NO_MEM;
+	int *mach = t->mem;
+	t->lead = mach + size;
+	t->group = t->lead + size;
+	int known = 1;
+	for (int r = 0; r < size; r++)
+		if ((mach[r] = vr_machine_of(vr_world_rank(c, r))) < 0)
+			known = 0;
+	for (int r = 0; !known && r < size; r++)
+		mach[r] = r;
+	t->nlead = t->ngroup = 0;
+	t->ilead = t->igroup = -1;
+	for (int k = 0; k < size; k++) {
+		int r = (root + k) % size, first = 1;
+		for (int j = 0; j < t->nlead && first; j++)
+			first = mach[t->lead[j]] != mach[r];
+		if (first) {
+			if (r == rank)
+				t->ilead = t->nlead;
+			t->lead[t->nlead++] = r;
+		}
+		if (mach[r] == mach[rank]) {
+			if (r == rank)
+				t->igroup = t->ngroup;
+			t->group[t->ngroup++] = r;
+		}
+	}
+	return MPI_SUCCESS;
+}
+
+/* Binomial broadcast over list[0..n) from list[0]; I am list[me] (each
+ * member receives once from its parent, then sends to its children, the
+ * farthest first). */
+static int bcast_list(void *buf, int count, MPI_Datatype type, const int *list, int n, int me,
+                      MPI_Comm c, int tag)
+{
+	int rc = MPI_SUCCESS, mask = 1;
+	while (mask < n) {
+		if (me & mask) {
+			rc = recv_wait(buf, count, type, list[me - mask], tag, c);
 			break;
 		}
 		mask <<= 1;
 	}
 	mask >>= 1;
 	MPI_Request reqs[32];
-	int n = 0;
+	int k = 0;
 	for (; mask > 0 && rc == MPI_SUCCESS; mask >>= 1)
-		if (vr + mask < size)
-			rc = vr_isend(buf, count, type, (rank + mask) % size, tag, c, &reqs[n++]);
-	if (n > 0) {
-		int rc2 = vr_waitall(n, reqs, MPI_STATUSES_IGNORE);
+		if (me + mask < n)
+			rc = vr_isend(buf, count, type, list[me + mask], tag, c, &reqs[k++]);
+	if (k > 0) {
+		int rc2 = vr_waitall(k, reqs, MPI_STATUSES_IGNORE);
 		if (rc == MPI_SUCCESS)
 			rc = rc2;
 	}
+	return rc;
+}
+
+static int bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm c, int tag)
+{
+	tree2 t;
+	int rc = tree_make(&t, c, root);
+	if (rc == MPI_SUCCESS && t.ilead >= 0)
+		rc = bcast_list(buf, count, type, t.lead, t.nlead, t.ilead, c, tag);
+	if (rc == MPI_SUCCESS)
+		rc = bcast_list(buf, count, type, t.group, t.ngroup, t.igroup, c, tag);
+	free(t.mem);
+	return rc;
+}
+
+/* Binomial fan-in over list[0..n) to list[0], combining into acc (count 0:
+ * empty messages, a barrier's).  *sent: I passed acc to my parent. */
+static int fanin_list(void *acc, void *in, int count, MPI_Datatype type, MPI_Op op,
+                      const int *list, int n, int me, MPI_Comm c, int tag, int *sent)
+{
+	int rc = MPI_SUCCESS;
+	*sent = 0;
+	for (int mask = 1; mask < n && rc == MPI_SUCCESS; mask <<= 1) {
+		if (me & mask) {
+			*sent = 1;
+			return send_wait(acc, count, type, list[me - mask], tag, c);
+		}
+		if (me + mask < n) {
+			rc = recv_wait(in, count, type, list[me + mask], tag, c);
+			if (rc == MPI_SUCCESS && count > 0)
+				rc = PMPI_Reduce_local(in, acc, count, type, op);
+		}
+	}
+	return rc;
+}
+
+/* Inside my machine to its leader, then across the leaders to the root. */
+static int fanin(void *acc, void *in, int count, MPI_Datatype type, MPI_Op op, int root,
+                 MPI_Comm c, int tag)
+{
+	tree2 t;
+	int sent = 0, rc = tree_make(&t, c, root);
+	if (rc == MPI_SUCCESS)
+		rc = fanin_list(acc, in, count, type, op, t.group, t.ngroup, t.igroup, c, tag, &sent);
+	if (rc == MPI_SUCCESS && !sent && t.ilead >= 0)
+		rc = fanin_list(acc, in, count, type, op, t.lead, t.nlead, t.ilead, c, tag, &sent);
+	free(t.mem);
 	return rc;
 }
 
@@ -87,27 +191,14 @@ static int copy(const void *src, void *dst, int count, MPI_Datatype type)
 static int reduce_commutative(const void *send, void *acc, int count, MPI_Datatype type,
                               MPI_Op op, int root, MPI_Comm c)
 {
-	int rank, size, rc = MPI_SUCCESS;
-	PMPI_Comm_rank(c, &rank);
-	PMPI_Comm_size(c, &size);
+	int rc = MPI_SUCCESS;
 	if (send != acc && (rc = copy(send, acc, count, type)) != MPI_SUCCESS)
 		return rc;
 	void *base;
 	void *in = tmp_buffer(count, type, &base);
 	if (in == NULL)
 		return MPI_ERR_NO_MEM;
-	int vr = (rank - root + size) % size;
-	for (int mask = 1; mask < size && rc == MPI_SUCCESS; mask <<= 1) {
-		if (vr & mask) {
-			rc = send_wait(acc, count, type, (vr - mask + root) % size, TAG_REDUCE, c);
-			break;
-		}
-		if (vr + mask < size) {
-			rc = recv_wait(in, count, type, (vr + mask + root) % size, TAG_REDUCE, c);
-			if (rc == MPI_SUCCESS)
-				rc = PMPI_Reduce_local(in, acc, count, type, op);
-		}
-	}
+	rc = fanin(acc, in, count, type, op, root, c, TAG_REDUCE);
 	free(base);
 	return rc;
 }
@@ -172,18 +263,8 @@ int vr_barrier(MPI_Comm comm)
 	MPI_Comm c = vr_shadow(comm);
 	if (c == MPI_COMM_NULL)
 		return PMPI_Barrier(comm);
-	int rank, size, rc = MPI_SUCCESS;
-	PMPI_Comm_rank(c, &rank);
-	PMPI_Comm_size(c, &size);
 	/* fan in to 0, then fan out: empty messages */
-	for (int mask = 1; mask < size && rc == MPI_SUCCESS; mask <<= 1) {
-		if (rank & mask) {
-			rc = send_wait(NULL, 0, MPI_BYTE, rank - mask, TAG_BARRIER, c);
-			break;
-		}
-		if (rank + mask < size)
-			rc = recv_wait(NULL, 0, MPI_BYTE, rank + mask, TAG_BARRIER, c);
-	}
+	int rc = fanin(NULL, NULL, 0, MPI_BYTE, MPI_OP_NULL, 0, c, TAG_BARRIER);
 	if (rc == MPI_SUCCESS)
 		rc = bcast(NULL, 0, MPI_BYTE, 0, c, TAG_BARRIER);
 	return rc;

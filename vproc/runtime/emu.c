@@ -82,6 +82,11 @@ int vr_emulating(void)
 	return emulating;
 }
 
+int vr_machine_of(int w)
+{
+	return shm && w >= 0 && (unsigned)w < shm->nranks ? shm->rank_machine[w] : -1;
+}
+
 /* ---- wake-ups: the segment of a job whose ranks share this computer ---- */
 
 static int world_size;

@@ -38,6 +38,8 @@ MPI_Comm vr_recv_done(MPI_Request req);
 void vr_emu_init(void);
 void vr_emu_finalize(void);
 int vr_emulating(void);
+/* The plan's machine of a world rank; -1 without a segment. */
+int vr_machine_of(int world_rank);
 void vr_enter(void);                        /* a compute segment ends */
 void vr_exit(void);                         /* a compute segment starts */
 void vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
