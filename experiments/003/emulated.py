@@ -7,13 +7,17 @@ Paper 003's product run for real: the checked notes' scaled emulated
 configurations (notes s5: q = 64, a master and 8 workers at 100 Mflop/s,
 m = 45 block buffers, the master's link a bus, so one port), E1 (50 Mb/s,
 A 10 x 20 blocks, B 20 x 30) and E2 (100 Mb/s, s = 50), one `hetlaunch run`
-of `hl-mw` per scheduler.  Reports, per run, the measured time against the
-simulated makespan of the block model (the report's predicted.time), the
-workers used, the buffers' high-water mark and the check of C.
+of `hl-mw` per scheduler, under the virtual clock with the flop models only
+(`clock: virtual, cpu_time: false`, issue 16: the emulated times do not
+depend on this computer's load), and in full mode under the real clock too.
+Reports, per run, the measured time against the simulated makespan of the
+block model (the report's predicted.time), the workers used, the buffers'
+high-water mark and the check of C.
 
 The criteria (notes s7.6): measured / simulated within [0.95, 1.10] for
 HoLM, ORROML, ODDOML and DDOML; C checked; at most m buffers; HoLM on its
-P workers (3 on E1, 5 on E2); on E1, HoLM within 6% of ORROML.  Quick mode
+P workers (3 on E1, 5 on E2); on E1, HoLM within 6% of ORROML -- the times
+judged on the virtual clock; the real clock's rows are reported.  Quick mode
 (run by CI, so kept near a minute) runs E1 with HoLM and ORROML; full mode E1
 and E2 with all seven (BMM, OBMM and OMMOML reported, not judged).  Timings are reported, not asserted.
 
@@ -43,17 +47,21 @@ JUDGED = ("holm", "orroml", "oddoml", "ddoml")
 QUICK = ("holm", "orroml")
 ALL = ("holm", "orroml", "ommoml", "oddoml", "ddoml", "bmm", "obmm")
 LO, HI = 0.95, 1.10
+CLOCKS = {"quick": ["virtual"], "full": ["virtual", "real"]}
+CLOCK_KEYS = {"virtual": ", clock: virtual, cpu_time: false}", "real": "}"}
 
 
-def config_text(cfg, sched):
+def config_text(cfg, sched, clock):
     """E1 from configs/mw-e1-emulated.yaml; E2 is it with s = 50, a 100 Mb/s
-    bus and c = w / 2 (notes s5)."""
+    bus and c = w / 2 (notes s5); CLOCK the emulation's clock."""
     with open(SRC) as f:
         text = f.read()
-    values = {"scheduler": sched, "name": f"mw-{cfg.lower()}-{sched}", "timeout": 600}
+    mbps = 100 if cfg == "E2" else 50
+    values = {"scheduler": sched, "name": f"mw-{cfg.lower()}-{sched}", "timeout": 600,
+              "emulate": f"{{mflops: 100, cycle_time: 1, bandwidth_mbps: {mbps}, network: bus"
+                         + CLOCK_KEYS[clock]}
     if cfg == "E2":
-        values.update({"blocks": "[10, 20, 50]", "block_time": 0.5,
-                       "emulate": "{mflops: 100, cycle_time: 1, bandwidth_mbps: 100, network: bus}"})
+        values.update({"blocks": "[10, 20, 50]", "block_time": 0.5})
     return timing.with_values(text, **values)
 
 
@@ -69,16 +77,16 @@ def hlmw_line(rundir):
     return {}
 
 
-def point(ctx, cfg, sched):
+def point(ctx, cfg, sched, clock):
     """The fastest of the point's runs: (report, HLMW fields), or None."""
     best = None
-    for sub, label in timing.rep_labels(ctx, f"{cfg} {sched}"):
-        outdir = os.path.join(ctx.runs, ID, cfg.lower(), sched, sub)
+    for sub, label in timing.rep_labels(ctx, f"{cfg} {sched} ({clock} clock)"):
+        outdir = os.path.join(ctx.runs, ID, f"{cfg.lower()}-{clock}", sched, sub)
         if os.path.isdir(outdir):
             shutil.rmtree(outdir)
         os.makedirs(outdir)
         path = os.path.join(outdir, "config.yaml")
-        timing.write_atomic(path, config_text(cfg, sched))
+        timing.write_atomic(path, config_text(cfg, sched, clock))
         t0 = time.monotonic()
         rundir = os.path.join(outdir, "run")
         rep, err = timing.hetlaunch(ctx, ["run", path], rundir)
@@ -99,6 +107,43 @@ def point(ctx, cfg, sched):
     return best
 
 
+def judge(ctx, cfg, sched, clock, rows, table, meas):
+    """Run one point; its rows and table line.  (result for ours, ok): ok is
+    True when the point meets the notes' criteria (the ratio judged on the
+    virtual clock only), None for a failed run."""
+    got = point(ctx, cfg, sched, clock)
+    if got is None:
+        return None, clock != "virtual"
+    rep, hl = got
+    judged = clock == "virtual"
+    tag = f"{cfg} {sched}" + ("" if judged else " (real clock)")
+    sim = rep["predicted"]["time"]
+    ratio = rep["time"] / sim
+    meas[sched] = rep["time"]
+    workers = int(hl["workers_used"]) if "workers_used" in hl else None
+    bufs = int(hl["max_buffers"]) if "max_buffers" in hl else None
+    table.append(f"| {cfg} | {clock} | {sched} | {sim:.3f} | {rep['time']:.3f} | {ratio:.3f} |"
+                 f" {workers if workers is not None else '-'} |"
+                 f" {bufs if bufs is not None else '-'} |")
+    sim_ok = abs(sim / NOTES[cfg][sched] - 1) <= 1e-3
+    rows.append((f"{tag}: simulated makespan (notes s5, 0.1%)",
+                 f"{NOTES[cfg][sched]}", timing.fmt(sim, 4), sim_ok))
+    mem_ok = bufs is not None and bufs <= M
+    rows.append((f"{tag}: C checked, at most m = {M} buffers", "true", f"passed, {bufs}", mem_ok))
+    ok = sim_ok and mem_ok
+    if sched in JUDGED:
+        in_range = LO <= ratio <= HI
+        rows.append((f"{tag}: measured / simulated in [{LO}, {HI}]", "1", timing.fmt(ratio),
+                     in_range if judged else None))
+        ok = ok and (in_range or not judged)
+    if sched == "holm":
+        p_ok = workers == HOLM_P[cfg]
+        rows.append((f"{tag}: workers used (P)", f"{HOLM_P[cfg]}", f"{workers}", p_ok))
+        ok = ok and p_ok
+    return {"simulated": timing.rnd(sim), "measured": timing.rnd(rep["time"], 3),
+            "ratio": timing.rnd(ratio, 3), "workers_used": workers, "max_buffers": bufs}, ok
+
+
 def main(argv):
     args = timing.parse([a if a != ID else "002-fig6-lu-lhpc" for a in argv])
     args["id"] = ID
@@ -106,59 +151,37 @@ def main(argv):
     os.makedirs(ctx.runs, exist_ok=True)
     plan = [("E1", QUICK)] if ctx.mode == "quick" else [("E1", ALL), ("E2", ALL)]
     paper, ours, rows = {}, {}, []
-    table = ["| config | scheduler | simulated (s) | measured (s) | measured / simulated |"
-             " workers | max buffers |", "|---|---|--:|--:|--:|--:|--:|"]
+    table = ["| config | clock | scheduler | simulated (s) | measured (s) | measured / simulated |"
+             " workers | max buffers |", "|---|---|---|--:|--:|--:|--:|--:|"]
     match = True
-    for cfg, scheds in plan:
-        paper[cfg], ours[cfg], meas = {}, {}, {}
-        for sched in scheds:
-            paper[cfg][sched] = NOTES[cfg][sched]
-            got = point(ctx, cfg, sched)
-            if got is None:
-                match = False
-                continue
-            rep, hl = got
-            sim = rep["predicted"]["time"]
-            ratio = rep["time"] / sim
-            meas[sched] = rep["time"]
-            workers = int(hl["workers_used"]) if "workers_used" in hl else None
-            bufs = int(hl["max_buffers"]) if "max_buffers" in hl else None
-            ours[cfg][sched] = {"simulated": timing.rnd(sim), "measured": timing.rnd(rep["time"], 3),
-                                "ratio": timing.rnd(ratio, 3), "workers_used": workers,
-                                "max_buffers": bufs}
-            table.append(f"| {cfg} | {sched} | {sim:.3f} | {rep['time']:.3f} | {ratio:.3f} |"
-                         f" {workers if workers is not None else '-'} |"
-                         f" {bufs if bufs is not None else '-'} |")
-            sim_ok = abs(sim / NOTES[cfg][sched] - 1) <= 1e-3
-            rows.append((f"{cfg} {sched}: simulated makespan (notes s5, 0.1%)",
-                         f"{NOTES[cfg][sched]}", timing.fmt(sim, 4), sim_ok))
-            mem_ok = bufs is not None and bufs <= M
-            rows.append((f"{cfg} {sched}: C checked, at most m = {M} buffers", "true",
-                         f"passed, {bufs}", mem_ok))
-            match = match and sim_ok and mem_ok
-            if sched in JUDGED:
-                ok = LO <= ratio <= HI
-                rows.append((f"{cfg} {sched}: measured / simulated in [{LO}, {HI}]", "1",
-                             timing.fmt(ratio), ok))
+    for clock in CLOCKS[ctx.mode]:
+        for cfg, scheds in plan:
+            key = cfg if clock == "virtual" else f"{cfg} (real clock)"
+            paper[cfg], ours[key], meas = {}, {}, {}
+            for sched in scheds:
+                paper[cfg][sched] = NOTES[cfg][sched]
+                res, ok = judge(ctx, cfg, sched, clock, rows, table, meas)
                 match = match and ok
-            if sched == "holm":
-                ok = workers == HOLM_P[cfg]
-                rows.append((f"{cfg} holm: workers used (P)", f"{HOLM_P[cfg]}", f"{workers}", ok))
-                match = match and ok
-        if cfg == "E1" and "holm" in meas and "orroml" in meas:
-            d = abs(meas["holm"] / meas["orroml"] - 1)
-            ok = d <= 0.06
-            rows.append(("E1: HoLM against ORROML, measured, relative difference", "<= 0.06",
-                         timing.fmt(d), ok))
-            match = match and ok
+                if res is not None:
+                    ours[key][sched] = res
+            if cfg == "E1" and "holm" in meas and "orroml" in meas:
+                d = abs(meas["holm"] / meas["orroml"] - 1)
+                ok = d <= 0.06
+                rows.append((f"E1 ({clock} clock): HoLM against ORROML, measured, relative"
+                             " difference", "<= 0.06", timing.fmt(d),
+                             ok if clock == "virtual" else None))
+                match = match and (ok or clock != "virtual")
     note = ("The notes' scaled configurations (s5; the paper's own runs are lost): q = 64,"
             " 8 workers at 100 Mflop/s, m = 45, a bus (one port at the master), E1 at 50 Mb/s"
             " (c = w), E2 at 100 Mb/s with s = 50; `hetlaunch run` of hl-mw per scheduler,"
-            " simulated = the block model's makespan in seconds (the report's predicted.time). "
-            + timing.reps_text(ctx) + (" Quick mode: E1 with HoLM and ORROML only."
-                                       if ctx.mode == "quick" else "") +
-            " This 2-core machine is shared with other builds, which only adds time; the"
-            " coordinator re-measures on a quiet machine.")
+            " simulated = the block model's makespan in seconds (the report's predicted.time),"
+            " judged under the virtual clock charging the flop models only (full mode adds"
+            " the real clock, reported; there this shared 2-core machine's load only adds"
+            " time). " + timing.reps_text(ctx) + (" Quick mode: E1 with HoLM and ORROML only."
+                                                  if ctx.mode == "quick" else "") +
+            " Under the virtual clock the demand-driven schedulers (ODDOML, DDOML) serve"
+            " credits taken with MPI_ANY_SOURCE, which match in real order, not virtual"
+            " (README, the virtual clock).")
     timing.emit(ctx, "003: E1 and E2 emulated, hl-mw against the block model", paper, ours,
                 match, note, rows, "\n".join(table), False)
     return 0
