@@ -74,6 +74,11 @@ struct hl_layout_ops {
 	 * when out of memory).  predicted_time: the job's predicted time in
 	 * cycle_time units (an emulated run divides it by its K). */
 	int (*kernel_args)(const hl_plan *plan, int baseline, char ***args, size_t *nargs);
+	/* Optional (NULL: the plan's kernel).  The kernel the baseline runs
+	 * when the plan's cannot be run by a user without us: layout columns'
+	 * baseline is stock PDGEMM, "mm" (hl-driver), on ranks_baseline's grid
+	 * with the config's n and nb. */
+	const char *baseline_kernel;
 	double (*predicted_time)(const hl_plan *plan, int baseline);
 };
 

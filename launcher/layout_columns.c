@@ -33,7 +33,7 @@ typedef struct {
 /* What plan_columns computes (plan->ext). */
 typedef struct {
 	vproc_mmm_choice ch;    /* the plan: kept machines, partition, blocks */
-	vproc_mmm_choice base;  /* the baseline: every machine, equal rectangles */
+	vproc_mmm_choice base;  /* the baseline PDGEMM's geometry: P x Q equal (part, plan) */
 	double base_load;       /* its largest load with the true cycle times */
 	double base_predicted;
 	double lb;              /* 2 sum sqrt(s_i) over the kept machines */
@@ -192,17 +192,39 @@ static void free_plan_columns(hl_plan *plan)
 	plan->ext = NULL;
 }
 
-/* The baseline a user would run without us: every machine, equal
- * rectangles (the column DP on equal areas), one process each. */
+/* The baseline a user would run without us (issue 12): stock PDGEMM
+ * (hl-driver mm), one process per machine on a P x Q grid as square as
+ * possible, P <= Q, P Q = p, ranks row-major in list order. */
+static void baseline_grid(size_t p, size_t *P, size_t *Q)
+{
+	*P = 1;
+	for (size_t d = 1; d * d <= p; d++)
+		if (p % d == 0)
+			*P = d;
+	*Q = p / *P;
+}
+
+/* Its predicted time: a 2D block-cyclic C gives each process n^2/(P Q)
+ * of C and, per step, the pieces of one block row and column a (1/P) x
+ * (1/Q) rectangle needs: the volume of Q equal columns of P equal
+ * rectangles (notes s4, "Cost model"), its load set by the slowest. */
 static vproc_status plan_baseline(size_t p, const double *t, size_t nb, double beta, col_plan *x)
 {
-	double *one = malloc(p * sizeof *one);
-	if (!one)
-		return VPROC_ENOMEM;
-	for (size_t i = 0; i < p; i++)
-		one[i] = 1.0;
-	vproc_status st = vproc_mmm_select(p, one, VPROC_MMM_COLUMNS, nb, beta, 0, &x->base);
-	free(one);
+	size_t P, Q;
+	baseline_grid(p, &P, &Q);
+	double *s = malloc(p * sizeof *s), *one = malloc(p * sizeof *one);
+	size_t *idx = malloc(p * sizeof *idx), *count = malloc(Q * sizeof *count);
+	vproc_status st = VPROC_ENOMEM;
+	if (s && one && idx && count) {
+		for (size_t i = 0; i < p; i++)
+			s[i] = 1.0 / (double)p, one[i] = 1.0, idx[i] = i;
+		for (size_t j = 0; j < Q; j++)
+			count[j] = P;
+		st = vproc_mmm_columns_fixed(p, s, idx, Q, count, &x->base.part);
+		if (st == VPROC_OK)
+			st = vproc_mmm_blocks(&x->base.part, one, nb, &x->base.plan);
+	}
+	free(s), free(one), free(idx), free(count);
 	if (st != VPROC_OK)
 		return st;
 	for (size_t i = 0; i < p; i++) {
@@ -391,7 +413,16 @@ static int ranks_columns(const hl_plan *plan, hl_ranks *r)
 
 static int ranks_columns_baseline(const hl_plan *plan, hl_ranks *r)
 {
-	return ranks_of(&((const col_plan *)plan->ext)->base.plan, r);
+	size_t p = ((const col_plan *)plan->ext)->base.plan.p;
+	memset(r, 0, sizeof *r);
+	baseline_grid(p, &r->nprow, &r->npcol);
+	r->nranks = p;
+	r->machine = calloc(p, sizeof *r->machine);
+	if (!r->machine)
+		return -1;
+	for (size_t k = 0; k < p; k++)
+		r->machine[k] = k;
+	return 0;
 }
 
 static double speedup_columns(const hl_plan *plan)
@@ -529,7 +560,11 @@ static void text_columns(const hl_plan *pl, FILE *out)
 	fprintf(out, "\nPredicted time (nb x nb block updates at cycle_time 1):\n");
 	fprintf(out, "  %-46s %12.6g\n", "largest load per step, max t H W", bp->max_load);
 	fprintf(out, "  %-46s %12.6g\n", "this plan", x->ch.predicted);
-	fprintf(out, "  %-46s %12.6g\n", "baseline: every machine, equal rectangles", x->base_predicted);
+	size_t bP, bQ;
+	baseline_grid(x->base.plan.p, &bP, &bQ);
+	char blabel[96];
+	snprintf(blabel, sizeof blabel, "baseline: PDGEMM, %zu x %zu grid, one per machine", bP, bQ);
+	fprintf(out, "  %-46s %12.6g\n", blabel, x->base_predicted);
 	if (x->kl_Q) {
 		char label[64];
 		snprintf(label, sizeof label, "Kalinov-Lastovetsky, %zu x %zu grid (C^ %.4f)", x->kl_P,
@@ -616,6 +651,9 @@ static void json_columns(const hl_plan *pl, jw *w)
 		jw_str(w, cfg->machines[x->ch.machine[k]].name);
 	jw_end(w);
 	jw_key(w, "baseline"); jw_num(w, x->base_predicted);
+	size_t bP, bQ;
+	baseline_grid(x->base.plan.p, &bP, &bQ);
+	jw_key(w, "baseline_grid"); jw_uint_array(w, (size_t[]){ bP, bQ }, 2);
 	jw_key(w, "speedup"); jw_num(w, x->base_predicted / x->ch.predicted);
 	jw_key(w, "kalinov_lastovetsky");
 	if (x->kl_Q) {
@@ -689,5 +727,6 @@ const hl_layout_ops hl_layout_columns = {
 	.ranks_baseline = ranks_columns_baseline,
 	.predicted_speedup = speedup_columns,
 	.kernel_args = kernel_args_columns,
+	.baseline_kernel = "mm",
 	.predicted_time = predicted_time_columns,
 };

@@ -483,13 +483,20 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 
 	/* Refuse what cannot work before anything is written. */
 	const hl_kernel_def *row = hl_kernel_row(cfg->kernel, cfg->stock);
+	/* A baseline of another kernel (layout columns: stock PDGEMM) runs
+	 * that kernel's own program: program: names the plan's. */
+	const char *user_program = cfg->program;
+	if (o->baseline && cfg->layout->baseline_kernel) {
+		row = hl_kernel_find(cfg->layout->baseline_kernel, 0);
+		user_program = NULL;
+	}
 	char program[PATH_MAX];
-	if (hl_kernel_program(row, cfg->program, program, sizeof program, err, sizeof err) < 0) {
+	if (hl_kernel_program(row, user_program, program, sizeof program, err, sizeof err) < 0) {
 		hl_ranks_free(&ranks);
 		return fail(run, 1, "%s", err);
 	}
 	/* mpi: openmpi: the same program built for Open MPI (openmpi.h). */
-	if (cfg->mpi == HL_MPI_OPENMPI && cfg->program == NULL &&
+	if (cfg->mpi == HL_MPI_OPENMPI && user_program == NULL &&
 	    hl_openmpi_program(row, program, sizeof program, err, sizeof err) < 0) {
 		hl_ranks_free(&ranks);
 		return fail(run, 1, "%s", err);
@@ -499,8 +506,8 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 		return fail(run, 2, "%s: tester: stock runs one size per job (n has %zu)", cfg->file,
 		            cfg->nsizes);
 	}
-	if (row->mem_limit && cfg->program == NULL) {
-		size_t need = row->mem_need(cfg->kernel, cfg->n, cfg->nb, ranks.nprow, ranks.npcol);
+	if (row->mem_limit && user_program == NULL) {
+		size_t need = row->mem_need(row->id, cfg->n, cfg->nb, ranks.nprow, ranks.npcol);
 		if (need > row->mem_limit) {
 			hl_ranks_free(&ranks);
 			char at[64] = "";   /* n's line and column, when the file has n: */
@@ -735,7 +742,7 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	}
 	argv_free(&a);
 
-	row->parse(cfg->kernel, run->job.log, &run->results);
+	row->parse(row->id, run->job.log, &run->results);
 	if (cfg->kernel == HL_KERNEL_EXEC) {
 		run->passed = run->job.exit_code == 0 && !run->job.timed_out && !run->job.interrupted;
 		if (run->results.nresults > 0)

@@ -6,7 +6,7 @@
 # plan's 8 nb^2 (n/nb) (sum (H + W) - 2 n/nb), every rank prints its line,
 # and bad arguments are refused with exit 2.  Then through hetlaunch: the
 # plan's blocks reach hl-mmm in rank order, run passes, the baseline runs
-# one equal rectangle per machine.
+# stock PDGEMM (hl-driver mm) on a P x Q grid, one process per machine.
 # Run from the repository root; HL_MMM, PRELOAD and HETLAUNCH name the binaries.
 set -u
 HL_MMM=${HL_MMM:-lib/hetlaunch/hl-mmm}
@@ -86,11 +86,22 @@ if [ -n "${HETLAUNCH:-}" ]; then
 	[ $rc -eq 0 ] && python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r["passed"] and r["nranks"] == 7 and r["results"][0]["n"] == 640 else 1)' "$tmp/run2/report.json" \
 		&& ok || bad "hetlaunch run $cfg: exit $rc: $(cat "$tmp/err")"
 	grep -q "^hetlaunch-mmm bytes_received=9830400 " "$tmp/run2/log.txt" && ok || bad "run: log has no 9830400 bytes"
+	# the baseline is stock PDGEMM (hl-driver mm), one process per machine
+	# on a grid as square as possible: 7 machines, 1 x 7
 	"$HETLAUNCH" run "$cfg" --out "$tmp/run3" --baseline cyclic --dry-run >"$tmp/out" 2>/dev/null
-	# the baseline: seven equal rectangles of the 20 x 20 blocks
-	b=$(sed -n 's/.*blocks=\([0-9,\/]*\)$/\1/p' "$tmp/out")
-	python3 -c 'import sys; b = [list(map(int, x.split(","))) for x in sys.argv[1].split("/")]; a = [r[2] * r[3] for r in b]; sys.exit(0 if len(b) == 7 and sum(a) == 400 and max(a) - min(a) <= 20 else 1)' "$b" \
-		&& ok || bad "baseline: not 7 near-equal rectangles: $(cat "$tmp/out")"
+	grep -q -- "-n 7 .*/hl-driver mm 32 1 7 640\$" "$tmp/out" && ok \
+		|| bad "baseline: not hl-driver mm 32 1 7 640: $(cat "$tmp/out")"
+	# four machines at a small n: 2 x 2, and PDGEMM passes its check
+	sed -e 's/^n: 640/n: 128/' -e '/sun[567]/d' "$cfg" >"$tmp/four.yaml"
+	"$HETLAUNCH" run "$tmp/four.yaml" --out "$tmp/run4" --baseline cyclic --dry-run >"$tmp/out" 2>/dev/null
+	grep -q -- "-n 4 .*/hl-driver mm 32 2 2 128\$" "$tmp/out" && ok \
+		|| bad "baseline of 4: not hl-driver mm 32 2 2 128: $(cat "$tmp/out")"
+	"$HETLAUNCH" run "$tmp/four.yaml" --out "$tmp/run5" --baseline cyclic --quiet >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] && python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); x=r["results"][0]; sys.exit(0 if r["passed"] and r["nranks"] == 4 and (r["nprow"], r["npcol"]) == (2, 2) and x["n"] == 128 and x["check"] == "PASSED" else 1)' "$tmp/run5/report.json" \
+		&& ok || bad "baseline run of 4: exit $rc: $(cat "$tmp/err") $(cat "$tmp/run5/report.json" 2>/dev/null)"
+	grep -q "^hetlaunch-result .*routine=PDGEMM" "$tmp/run5/log.txt" && ok \
+		|| bad "baseline run of 4: no PDGEMM result line: $(grep hetlaunch-result "$tmp/run5/log.txt")"
 fi
 
 echo "mmm_test: $pass passed, $fail failed"
