@@ -383,8 +383,12 @@ FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
                 -fno-sanitize-recover=all
 FUZZ_DIR     := build/fuzz
-# the commands (main.c, cmd_run.c, calibrate.c) are not what it fuzzes
-FUZZ_SRC     := $(filter-out launcher/main.c launcher/cmd_run.c launcher/calibrate.c,$(LAUNCHER_SRC)) \
+# the commands (main.c, cmd_run.c, calibrate.c, and measured.c, simulate.c,
+# adapt.c
+# which call into them) are not what it fuzzes
+FUZZ_CMDS    := launcher/main.c launcher/cmd_run.c launcher/calibrate.c \
+                launcher/measured.c launcher/simulate.c launcher/adapt.c
+FUZZ_SRC     := $(filter-out $(FUZZ_CMDS),$(LAUNCHER_SRC)) \
                 $(VPROC_SRC)
 FUZZ_OBJS    := $(FUZZ_SRC:%.c=$(FUZZ_DIR)/%.o)
 FUZZ_BIN     := $(FUZZ_DIR)/fuzz_config

@@ -13,7 +13,14 @@ int hl_plan_build(const hl_config *cfg, diag *d, hl_plan *plan)
 {
 	memset(plan, 0, sizeof *plan);
 	plan->cfg = cfg;
-	return cfg->layout->plan(cfg, d, plan);
+	/* A refused plan leaves nothing to free, whatever the row had
+	 * allocated when it refused (layout 2d returns at each refusal; found
+	 * by make fuzz: a 2 x 3 grid with max_procs: 1 leaked). */
+	if (cfg->layout->plan(cfg, d, plan) < 0) {
+		hl_plan_free(plan);
+		return -1;
+	}
+	return 0;
 }
 
 void hl_plan_free(hl_plan *plan)
