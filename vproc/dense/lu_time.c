@@ -281,7 +281,7 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 					first = h;
 			}
 			net += first;
-		accumulate(&ph, port, &bus_s);
+			accumulate(&ph, port, &bus_s);
 		}
 		/* the trailing update: 2 rows x cols x kb per process */
 		phase_clear(&ph);
