@@ -208,6 +208,28 @@ static int load_links(hl_config *cfg, ring_cfg *r, const yt_node *links, diag *d
 	return rc;
 }
 
+/* 004 s2: a ring member is a processor with its own links to the others.
+ * `count: k` would make k members share one host's network card, which
+ * the link matrix (one cost per pair of machines) cannot say: refused
+ * (specs/004, s8), one rank per machine. */
+static int refuse_counts(const hl_config *cfg, const yt_node *root, diag *d)
+{
+	const yt_node *ms = hl_cfg_get(root, "machines");
+	int rc = 0;
+	for (size_t e = 0; ms && ms->kind == YT_SEQ && e < ms->n; e++) {
+		const yt_node *m = ms->items[e];
+		const yt_node *c = m && m->kind == YT_MAP ? hl_cfg_get(m, "count") : NULL;
+		size_t first, count;
+		hl_cfg_machine_entry(cfg, e, &first, &count);
+		if (c && count > 1) {
+			diag_error(d, c->line, c->col, "count: layout: ring takes one processor per "
+			           "machine (a ring member has its own links); list them as machines");
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
 static int check_ring(hl_config *cfg, const yt_node *root, diag *d)
 {
 	ring_cfg *r = rcfg(cfg);
@@ -237,6 +259,7 @@ static int check_ring(hl_config *cfg, const yt_node *root, diag *d)
 		           "some would hold no column", r->columns, cfg->nmachines);
 		rc = -1;
 	}
+	rc |= refuse_counts(cfg, root, d);
 	if (cfg->nmachines >= 2 && !links) {
 		diag_error(d, root->line, root->col, "layout: ring needs links: (default: COST, pairs: "
 		           "[[from, to, cost], ...])");
