@@ -4,6 +4,7 @@
  * .dat file they read and reads what they print.
  */
 #include "testers.h"
+#include "dense/dense.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -170,20 +171,6 @@ int hl_tester_write_dat(hl_kernel k, size_t n, size_t nb, size_t nprow,
 
 /* ---- memory the testers ask for ---------------------------------------- */
 
-/* ScaLAPACK's NUMROC with the source process 0: how many of n rows
- * (columns) in blocks of nb process iproc of nprocs holds. */
-static size_t numroc(size_t n, size_t nb, size_t iproc, size_t nprocs)
-{
-	size_t nblocks = n / nb;
-	size_t r = nblocks / nprocs * nb;
-	size_t extra = nblocks % nprocs;
-	if (iproc < extra)
-		r += nb;
-	else if (iproc == extra)
-		r += n % nb;
-	return r;
-}
-
 static size_t zmax(size_t a, size_t b)
 {
 	return a > b ? a : b;
@@ -222,7 +209,7 @@ static size_t gcd(size_t a, size_t b)
  */
 static size_t lu_need(size_t n, size_t nb, size_t p, size_t q)
 {
-	size_t mp = numroc(n, nb, 0, p), nq = numroc(n, nb, 0, q);
+	size_t mp = vproc_numroc(n, nb, 0, p), nq = vproc_numroc(n, nb, 0, q);
 	size_t pre = zmax(nb, mp), post = zmax(nb, nq);
 	size_t lld = zmax(1, mp) + nb;
 	size_t ippiv = pre + 1 + lld * nq + post + pre;
@@ -230,7 +217,7 @@ static size_t lu_need(size_t n, size_t nb, size_t p, size_t q)
 	size_t ipw = ippiv + lipiv + post + pre;
 	size_t work = zmax(zmax(2, nq), mp * nb + nq * nb);  /* + post */
 	size_t lcmq = p / gcd(p, q);                   /* lcm(p, q) / q */
-	size_t solve = nq + mp + zmax(zmax(nq * nb, 2), numroc(nq, nb, 0, lcmq));
+	size_t solve = nq + mp + zmax(zmax(nq * nb, 2), vproc_numroc(nq, nb, 0, lcmq));
 	size_t ipw2 = ipw + lld + post + pre;          /* after b */
 	return ipw2 + zmax(work, solve) + post;
 }
@@ -239,7 +226,7 @@ static size_t lu_need(size_t n, size_t nb, size_t p, size_t q)
  * guard zones, tau, PDGEQRF's workspace and the check's. */
 static size_t qr_need(size_t n, size_t nb, size_t p, size_t q)
 {
-	size_t mp = numroc(n, nb, 0, p), nq = numroc(n, nb, 0, q);
+	size_t mp = vproc_numroc(n, nb, 0, p), nq = vproc_numroc(n, nb, 0, q);
 	size_t pre = zmax(nb, mp), post = zmax(nb, nq);
 	size_t lld = zmax(1, mp) + nb;
 	size_t iptau = pre + 1 + lld * nq + post + pre;
@@ -252,7 +239,7 @@ static size_t qr_need(size_t n, size_t nb, size_t p, size_t q)
  * (PMDESCCHK with no gap), leading dimension mp. */
 static size_t mm_need(size_t n, size_t nb, size_t p, size_t q)
 {
-	size_t mp = numroc(n, nb, 0, p), nq = numroc(n, nb, 0, q);
+	size_t mp = vproc_numroc(n, nb, 0, p), nq = vproc_numroc(n, nb, 0, q);
 	return mp + 3 * zmax(1, mp) * nq;
 }
 

@@ -8,14 +8,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "vproc.h"
+#include "bench.h"
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "vproc.h"
 
 static double rnd(void) { return 0.01 + (double)rand() / RAND_MAX; }
 
@@ -39,10 +34,10 @@ int main(int argc, char **argv)
 		for (int k = 0; k < 3; k++) {
 			vproc_grid g;
 			size_t steps;
-			double t0 = now();
+			double t0 = bench_now();
 			if (vproc_grid_svd(p, q, t, v[k].flags, 0, NULL, 0, &steps, &g) != VPROC_OK)
 				return 1;
-			double dt = now() - t0;
+			double dt = bench_now() - t0;
 			printf("  %-32s %8.3f s  %4zu steps  objective/bound %.4f\n", v[k].name, dt,
 			       steps, g.obj / vproc_grid_bound(n, t));
 			if (dt > 2.0) {
@@ -64,10 +59,10 @@ int main(int argc, char **argv)
 			for (size_t k = 0; k < p * q; k++)
 				t[k] = rnd();
 			vproc_grid g;
-			double t0 = now();
+			double t0 = bench_now();
 			if (vproc_grid_exact(p, q, t, &g) != VPROC_OK)
 				return 1;
-			printf("  %zux%zu  %9.4f s  %7zu arrangements\n", p, q, now() - t0, g.visited);
+			printf("  %zux%zu  %9.4f s  %7zu arrangements\n", p, q, bench_now() - t0, g.visited);
 			vproc_grid_free(&g);
 		}
 	}
@@ -78,7 +73,7 @@ int main(int argc, char **argv)
 		const char *names[] = { "paper", "+ keep best", "+ improved r,c", "+ local search" };
 		double sum[4] = { 0 }, worst[4] = { 1, 1, 1, 1 };
 		int hits[4] = { 0 };
-		double t0 = now();
+		double t0 = bench_now();
 		for (int trial = 0; trial < 1000; trial++) {
 			double t[9];
 			for (int k = 0; k < 9; k++)
@@ -98,7 +93,7 @@ int main(int argc, char **argv)
 			}
 			vproc_grid_free(&e);
 		}
-		printf("heuristic / exact optimum, 1000 random 3x3 (%.2f s in all):\n", now() - t0);
+		printf("heuristic / exact optimum, 1000 random 3x3 (%.2f s in all):\n", bench_now() - t0);
 		for (int f = 0; f < 4; f++)
 			printf("  %-16s mean %.4f  worst %.4f  optimal in %4d\n", names[f], sum[f] / 1000,
 			       worst[f], hits[f]);

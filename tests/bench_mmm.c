@@ -8,28 +8,17 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench.h"
+
 #include "mmm/mmm.h"
 
 #define RUNS 5
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static double report(const char *what, double *s)
 {
-	qsort(s, RUNS, sizeof *s, cmp);
-	printf("%-52s best %8.4f s   median %8.4f s\n", what, s[0], s[RUNS / 2]);
-	return s[RUNS / 2];
+	double median = bench_median(s, RUNS);
+	printf("%-52s best %8.4f s   median %8.4f s\n", what, s[0], median);
+	return median;
 }
 
 /* speeds uniform in [1, 10] */
@@ -53,16 +42,16 @@ int main(void)
 		return 1;
 	for (int r = 0; r < RUNS; r++) {
 		vproc_mmm_partition part;
-		double t0 = now();
+		double t0 = bench_now();
 		if (vproc_mmm_columns(1000, s1000, &part) != VPROC_OK)
 			return 1;
-		col[r] = now() - t0;
+		col[r] = bench_now() - t0;
 		c1000 = part.cost / vproc_mmm_lower_bound(1000, s1000);
 		vproc_mmm_partition_free(&part);
-		t0 = now();
+		t0 = bench_now();
 		if (vproc_mmm_guillotine(10, s10, &part) != VPROC_OK)
 			return 1;
-		gui[r] = now() - t0;
+		gui[r] = bench_now() - t0;
 		g10 = part.cost / vproc_mmm_lower_bound(10, s10);
 		vproc_mmm_partition_free(&part);
 	}

@@ -9,26 +9,21 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "bench.h"
+
 #include "mw/mw.h"
 
 #define RUNS 3
 #define TARGET 2.0
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static double best_of(const vproc_mw_problem *pb, vproc_mw_sched s, vproc_mw_result *o)
 {
 	double best = 1e30;
 	for (int r = 0; r < RUNS; r++) {
-		double t0 = now();
+		double t0 = bench_now();
 		if (vproc_mw_simulate(pb, s, o, NULL) != VPROC_OK)
 			return 1e30;
-		double dt = now() - t0;
+		double dt = bench_now() - t0;
 		best = dt < best ? dt : best;
 	}
 	return best;

@@ -10,23 +10,12 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench.h"
+
 #include "ring/ring.h"
 #include "ring_platforms.h"
 
 #define RUNS 5
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 typedef vproc_status (*solver)(const vproc_ring_platform *, vproc_ring *);
 
@@ -36,15 +25,15 @@ static double bench(const char *what, solver f, const vproc_ring_platform *pl, i
 	double s[RUNS], T = 0.0;
 	for (int r = 0; r < runs; r++) {
 		vproc_ring out;
-		double t0 = now();
+		double t0 = bench_now();
 		if (f(pl, &out) != VPROC_OK)
 			return -1.0;
-		s[r] = now() - t0;
+		s[r] = bench_now() - t0;
 		T = out.T;
 		vproc_ring_free(&out);
 	}
-	qsort(s, (size_t)runs, sizeof *s, cmp);
-	printf("%-44s best %8.4f s  median %8.4f s  (T = %.6f)\n", what, s[0], s[runs / 2], T);
+	double median = bench_median(s, (size_t)runs);
+	printf("%-44s best %8.4f s  median %8.4f s  (T = %.6f)\n", what, s[0], median, T);
 	return s[0];
 }
 

@@ -8,27 +8,16 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench.h"
+
 #include "vproc.h"
 
 #define RUNS 7
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static void report(const char *what, double *s)
 {
-	qsort(s, RUNS, sizeof *s, cmp);
-	printf("%-48s best %8.4f s   median %8.4f s\n", what, s[0], s[RUNS / 2]);
+	double median = bench_median(s, RUNS);
+	printf("%-48s best %8.4f s   median %8.4f s\n", what, s[0], median);
 }
 
 int main(void)
@@ -45,28 +34,28 @@ int main(void)
 	double slice[RUNS], chunks[RUNS], lu[RUNS], choose[RUNS];
 	for (int r = 0; r < RUNS; r++) {
 		vproc_slice s;
-		double t0 = now();
+		double t0 = bench_now();
 		if (vproc_slice_build(p, t, B, VPROC_SLICE_PLAIN, &s) != VPROC_OK)
 			return 1;
-		slice[r] = now() - t0;
+		slice[r] = bench_now() - t0;
 
 		double x;
-		t0 = now();
+		t0 = bench_now();
 		if (vproc_lu_predict(p, t, B, s.pattern, B, &x) != VPROC_OK)
 			return 1;
-		lu[r] = now() - t0;
+		lu[r] = bench_now() - t0;
 		vproc_slice_free(&s);
 
-		t0 = now();
+		t0 = bench_now();
 		if (vproc_chunks_optimal(p, t, 1000000000, c) != VPROC_OK)
 			return 1;
-		chunks[r] = now() - t0;
+		chunks[r] = bench_now() - t0;
 
 		size_t b;
-		t0 = now();
+		t0 = bench_now();
 		if (vproc_choose_B(p, t, B, 0.10, VPROC_SLICE_PLAIN, &b) != VPROC_OK)
 			return 1;
-		choose[r] = now() - t0;
+		choose[r] = bench_now() - t0;
 	}
 	printf("1D planner, p = %zu machines, cycle times uniform in [1, 10], %d runs\n", p, RUNS);
 	report("slice B = 10^6 (000 s3.3-3.4, heap)", slice);

@@ -140,7 +140,13 @@ r = t3 / t1
 print(f"    cycle times 1 and 3: {t1:.4f} s and {t3:.4f} s, ratio {r:.4f}")
 sys.exit(0 if abs(r / 3 - 1) <= 0.03 else 1)
 PY
-then ok "two machines 1:3 take times 3x apart within 3%"; else bad "1:3 ratio"; cat "$tmp/err"; fi
+then ok "two machines 1:3 take times 3x apart within 3%"
+elif grep -q "FLAGGED" "$tmp/err"; then
+	# The runtime measured that this computer could not keep up (overruns,
+	# README "The vproc runtime and emulation"): the times are not the emulated
+	# cluster's, so the ratio is reported, not judged.  Quiet CI judges it.
+	echo "SKIP: 1:3 ratio not judged: this computer could not keep up (load $(cut -d' ' -f1 /proc/loadavg))"
+else bad "1:3 ratio"; cat "$tmp/err"; fi
 
 probe_yaml one 1 solo:1
 sed -i 's/^n: 64/B: 1\nn: 64/' "$tmp/one.yaml"

@@ -43,18 +43,6 @@ void hl_grid_exit(hl_grid *g)
 	g->ctxt = -1;
 }
 
-size_t hl_numroc(size_t n, size_t nb, size_t iproc, size_t nprocs)
-{
-	size_t nblocks = n / nb;
-	size_t r = nblocks / nprocs * nb;
-	size_t extra = nblocks % nprocs;
-	if (iproc < extra)
-		r += nb;
-	else if (iproc == extra)
-		r += n % nb;
-	return r;
-}
-
 size_t hl_l2g(size_t l, size_t nb, size_t iproc, size_t nprocs)
 {
 	return (l / nb * nprocs + iproc) * nb + l % nb;

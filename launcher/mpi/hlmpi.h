@@ -41,9 +41,6 @@ typedef struct {
 int hl_grid_init(int nprow, int npcol, hl_grid *g);
 void hl_grid_exit(hl_grid *g);
 
-/* NUMROC with source process 0: the rows (columns) of n in blocks of nb
- * that process iproc of nprocs holds.  In size_t for byte counts. */
-size_t hl_numroc(size_t n, size_t nb, size_t iproc, size_t nprocs);
 /* The global index (0-based) of local index l on process iproc. */
 size_t hl_l2g(size_t l, size_t nb, size_t iproc, size_t nprocs);
 

@@ -45,6 +45,9 @@ vproc_status vproc_dense_layout(vproc_dense_kernel k, size_t n, size_t nb, size_
 /* The bytes of process (0, 0), which holds the most (NUMROC gives the
  * extra blocks to the first processes): what every process must be able
  * to allocate.  0 on a bad argument or overflow. */
+/* ScaLAPACK's NUMROC with source process 0: how many of n rows (columns)
+ * in blocks of nb process iproc of nprocs holds; in size_t for bytes. */
+size_t vproc_numroc(size_t n, size_t nb, size_t iproc, size_t nprocs);
 size_t vproc_dense_bytes(vproc_dense_kernel k, size_t n, size_t nb, size_t nprow, size_t npcol);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-static size_t numroc(size_t n, size_t nb, size_t iproc, size_t nprocs)
+size_t vproc_numroc(size_t n, size_t nb, size_t iproc, size_t nprocs)
 {
 	size_t nblocks = n / nb;
 	size_t r = nblocks / nprocs * nb;
@@ -40,8 +40,8 @@ vproc_status vproc_dense_layout(vproc_dense_kernel k, size_t n, size_t nb, size_
 	    pcol >= npcol || k > VPROC_DENSE_MM)
 		return VPROC_EINVAL;
 	vproc_dense_local l = { 0 };
-	l.mp = numroc(n, nb, prow, nprow);
-	l.nq = numroc(n, nb, pcol, npcol);
+	l.mp = vproc_numroc(n, nb, prow, nprow);
+	l.nq = vproc_numroc(n, nb, pcol, npcol);
 	l.lld = zmax(1, l.mp);
 	/* PDLANGE('I') needs Mp0 doubles: every kernel checks with it. */
 	size_t lange = l.mp + nb;
