@@ -74,6 +74,18 @@ rc=$?
 if [ $rc -eq 2 ] && grep -qF "max_procs = 1 is smaller than the 2 x 3 grid" "$tmp/err"; then ok
 else bad "refused 2d plan: exit $rc: $(head -3 "$tmp/err")"; fi
 
+# An exact ring search that make fuzz found taking 11 s of CPU stops at its
+# node budget: exit 0, "not proven optimal", a lower bound below the ring
+# found, and that ring as good as the unbounded search's (T_step 0.444919).
+timeout 60 "$HETLAUNCH" plan --json tests/data/fuzz-ring-exact-slow.yaml >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$tmp/out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["ring"]
+sys.exit(0 if r["optimal"] is False and 0 < r["lower_bound"] <= r["T_step"] <= 0.44492 else 1)
+PY
+then ok; else bad "exact ring search past its budget: exit $rc: $(head -c 300 "$tmp/out") $(head -3 "$tmp/err")"; fi
+
 # A file that does not exist names itself.
 "$HETLAUNCH" plan tests/bad/no-such-file.yaml >"$tmp/out" 2>"$tmp/err"
 rc=$?

@@ -41,6 +41,10 @@
 
 /* Largest p vproc_ring_exact / vproc_ring_hk_build accept. */
 #define VPROC_RING_EXACT_MAX 20
+/* The exact search's budget of search nodes (ring_exact.c): past it the
+ * best ring found is returned with optimal = 0 and a proven lower bound,
+ * so that no platform makes a plan run for minutes. */
+#define VPROC_RING_EXACT_NODES 20000000ull
 
 typedef struct {
 	size_t p;          /* machines, >= 1 */
@@ -155,7 +159,11 @@ size_t vproc_ring_hk_cycle(const vproc_ring_hk *hk, unsigned long S, size_t *ord
  * does not bind.  Subsets are taken in increasing bound; a subset whose
  * Held-Karp ring is bound by the max term gets a depth-first search over its
  * rings, pruned by the exact completion length from the table and by the
- * max term of the finished machines.  out->optimal = 1.
+ * max term of the finished machines.  Subsets whose links alone exceed the
+ * incumbent (max_i of the two cheapest links of i into S, times H) are
+ * skipped.  out->optimal = 1, or, when the VPROC_RING_EXACT_NODES budget
+ * runs out, 0 with out->lower_bound the least bound of the subsets left and
+ * the better of the best ring found and vproc_ring_heuristic's.
  *   pl   [in]  pl->p <= VPROC_RING_EXACT_MAX (VPROC_ERANGE above)
  *   out  [out] allocated here; release with vproc_ring_free
  */

@@ -42,6 +42,7 @@ typedef struct {
 	size_t *best;     /* [q] the best ring found so far, when found */
 	double U;         /* the best T over every ring so far (the incumbent) */
 	int found;
+	unsigned long long *nodes;  /* left of the search's budget (shared) */
 } dfs_state;
 
 /* T over every completion of path[0..len-1] is at least this. */
@@ -71,9 +72,10 @@ static void dfs(dfs_state *st, size_t len, unsigned long V, double sumd, double 
 		return;
 	}
 	size_t j = st->path[len - 1];
-	for (size_t k = 0; k < p; k++) {
+	for (size_t k = 0; k < p && *st->nodes > 0; k++) {
 		if (!(st->S >> k & 1ul) || V >> k & 1ul)
 			continue;
+		--*st->nodes;
 		st->path[len] = k;
 		double c2 = cdone;
 		if (len >= 2) {   /* j now has both neighbours */
@@ -93,6 +95,37 @@ static double sigma_of(const vproc_ring_platform *pl, unsigned long S)
 		if (S >> i & 1ul)
 			s += 1.0 / pl->w[i];
 	return s;
+}
+
+/* H max_i C_i over every ring of S is at least this (|S| >= 3: machine i
+ * has two distinct neighbours in S, so C_i is at least the sum of its two
+ * cheapest links into S; |S| = 2: C_i is twice its one link). */
+static double max_term_bound(const vproc_ring_platform *pl, unsigned long S)
+{
+	size_t p = pl->p, m = 0;
+	for (size_t i = 0; i < p; i++)
+		m += S >> i & 1ul;
+	double worst = 0.0;
+	for (size_t i = 0; i < p; i++) {
+		if (!(S >> i & 1ul))
+			continue;
+		double a = INFINITY, b = INFINITY;   /* the two cheapest links of i */
+		for (size_t k = 0; k < p; k++) {
+			if (k == i || !(S >> k & 1ul))
+				continue;
+			double c = pl->c[i * p + k];
+			if (c < a) {
+				b = a;
+				a = c;
+			} else if (c < b) {
+				b = c;
+			}
+		}
+		double Ci = m == 2 ? 2.0 * a : a + b;
+		if (Ci > worst)
+			worst = Ci;
+	}
+	return pl->H * worst;
 }
 
 /* The subsets whose bound is below U, in increasing bound. */
@@ -120,16 +153,25 @@ static cand *candidates(const vproc_ring_platform *pl, const vproc_ring_hk *hk, 
 	return c;
 }
 
-/* Visit the candidates; best[0..*q-1] and *U hold the incumbent. */
+/* Visit the candidates; best[0..*q-1] and *U hold the incumbent.  When
+ * the node budget runs out, *lb is the least bound of the subsets not
+ * finished (they come in increasing bound), else *U. */
 static vproc_status search(const vproc_ring_platform *pl, const vproc_ring_hk *hk,
-                           size_t *best, size_t *q, double *U)
+                           size_t *best, size_t *q, double *U, double *lb)
 {
+	unsigned long long nodes = VPROC_RING_EXACT_NODES;
+	*lb = -1.0;
 	size_t n = 0;
 	cand *c = candidates(pl, hk, *U, &n);
 	size_t *path = vproc_calloc(pl->p, sizeof *path), *tmp = vproc_calloc(pl->p, sizeof *tmp);
 	vproc_status st = (c && path && tmp) ? VPROC_OK : VPROC_ENOMEM;
 	for (size_t x = 0; st == VPROC_OK && x < n && c[x].lb < *U; x++) {
+		if (nodes == 0) {   /* out of budget: S and those after are not done */
+			*lb = c[x].lb;
+			break;
+		}
 		size_t m = vproc_ring_hk_cycle(hk, c[x].S, tmp);
+		nodes -= nodes < m ? nodes : m;   /* a candidate's ring and time: O(m) */
 		double T;
 		st = vproc_ring_time(pl, m, tmp, NULL, &T, NULL);
 		if (st != VPROC_OK)
@@ -142,7 +184,9 @@ static vproc_status search(const vproc_ring_platform *pl, const vproc_ring_hk *h
 		/* T* binds: the bound is reached (to rounding), S is done */
 		if (T <= c[x].lb * (1.0 + 1e-12))
 			continue;
-		dfs_state ds = { pl, hk, c[x].S, m, sigma_of(pl, c[x].S), path, tmp, *U, 0 };
+		if (max_term_bound(pl, c[x].S) >= *U)
+			continue;   /* no ring of S beats the incumbent: no search */
+		dfs_state ds = { pl, hk, c[x].S, m, sigma_of(pl, c[x].S), path, tmp, *U, 0, &nodes };
 		path[0] = tmp[0];
 		dfs(&ds, 1, 1ul << tmp[0], 0.0, 0.0);
 		if (ds.found) {
@@ -150,11 +194,34 @@ static vproc_status search(const vproc_ring_platform *pl, const vproc_ring_hk *h
 			*q = m;
 			memcpy(best, tmp, m * sizeof *tmp);
 		}
+		if (nodes == 0) {   /* S's search was cut short */
+			*lb = c[x].lb;
+			break;
+		}
 	}
 	free(c);
 	free(path);
 	free(tmp);
 	return st;
+}
+
+/* A search cut short by its budget keeps vproc_ring_heuristic's ring when
+ * that is better.  (As the starting incumbent of every search it did not
+ * pay: the exact search at p = 20 took 4x longer, tests/bench_ring.c.) */
+static vproc_status heuristic_if_better(const vproc_ring_platform *pl, size_t *best, size_t *q,
+                                        double *U)
+{
+	vproc_ring h;
+	vproc_status st = vproc_ring_heuristic(pl, &h);
+	if (st != VPROC_OK)
+		return st;
+	if (h.T < *U) {
+		*U = h.T;
+		*q = h.q;
+		memcpy(best, h.order, h.q * sizeof *best);
+	}
+	vproc_ring_free(&h);
+	return VPROC_OK;
 }
 
 vproc_status vproc_ring_exact_hk(const vproc_ring_platform *pl, const vproc_ring_hk *hk,
@@ -172,17 +239,19 @@ vproc_status vproc_ring_exact_hk(const vproc_ring_platform *pl, const vproc_ring
 		return st;
 	size_t q = 1;
 	out->order[0] = vproc_fastest(pl->p, pl->w);   /* q = 1: the fastest alone */
-	double U = pl->W * pl->w[out->order[0]];
+	double U = pl->W * pl->w[out->order[0]], lb = -1.0;
 	if (pl->p >= 2)
-		st = search(pl, hk, out->order, &q, &U);
+		st = search(pl, hk, out->order, &q, &U, &lb);
+	if (st == VPROC_OK && lb >= 0.0)
+		st = heuristic_if_better(pl, out->order, &q, &U);
 	if (st == VPROC_OK)
 		st = vproc_ring_set(pl, q, out->order, out);
 	if (st != VPROC_OK) {
 		vproc_ring_free(out);
 		return st;
 	}
-	out->optimal = 1;
-	out->lower_bound = out->T;
+	out->optimal = lb < 0.0;
+	out->lower_bound = lb < 0.0 ? out->T : fmin(lb, out->T);
 	return VPROC_OK;
 }
 
