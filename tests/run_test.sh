@@ -186,7 +186,10 @@ for x in m:
     ok &= abs(got / want - 1) <= 0.02
 sys.exit(0 if ok else 1)
 PY
-then ok "calibrate recovers the configured ratios within 2%"; else bad "calibrate"; cat "$tmp/err"; fi
+then ok "calibrate recovers the configured ratios within 2%"
+elif grep -q '"overrun_flagged": *true' "$tmp/run-cal/report.json" 2>/dev/null; then
+	echo "SKIP: calibrate's ratios not judged: this computer could not keep up (load $(cut -d' ' -f1 /proc/loadavg))"
+else bad "calibrate"; cat "$tmp/err"; fi
 check "calibrate -o writes a machine list that plans" "$HETLAUNCH" plan "$tmp/cal-new.yaml" >/dev/null
 
 # --- 3. stock testers through hetlaunch ------------------------------------
