@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns_grid.h"
 #include "layout.h"
 #include "mmm/mmm.h"
 
@@ -42,6 +43,10 @@ typedef struct {
 	 * partition with Q equal columns); the best Q.  0 columns: none fits. */
 	size_t kl_P, kl_Q;
 	double kl_cost, kl_predicted;
+	/* Paper 000's 2D panel plan (layout 2d's) as rectangles; has_grid2d 0:
+	 * layout 2d refuses these machines. */
+	hl_columns_grid grid2d;
+	int has_grid2d;
 	size_t nb;              /* blocks a side: n / nb */
 } col_plan;
 
@@ -187,6 +192,7 @@ static void free_plan_columns(hl_plan *plan)
 	if (x) {
 		vproc_mmm_choice_free(&x->ch);
 		vproc_mmm_choice_free(&x->base);
+		hl_columns_grid_free(&x->grid2d);
 	}
 	free(x);
 	plan->ext = NULL;
@@ -364,6 +370,12 @@ static int plan_columns(const hl_config *cfg, diag *d, hl_plan *plan)
 		st = plan_baseline(p, plan->t, x->nb, plan->beta, x);
 	if (st == VPROC_OK)
 		plan_kl(p, plan->t, x->nb, plan->beta, x);
+	if (st == VPROC_OK) {
+		int g = hl_columns_grid_plan(cfg, plan->beta, &x->grid2d);
+		if (g < 0)
+			st = VPROC_ENOMEM;
+		x->has_grid2d = g == 0;
+	}
 	if (st == VPROC_ERANGE) {
 		diag_error(d, cfg->n_loc.line, cfg->n_loc.col, "n/nb = %zu blocks a side are too "
 		           "few to give each of the %zu machines a block (raise n or lower nb)",
@@ -571,6 +583,12 @@ static void text_columns(const hl_plan *pl, FILE *out)
 		         x->kl_Q, x->kl_cost);
 		fprintf(out, "  %-46s %12.6g\n", label, x->kl_predicted);
 	}
+	if (x->has_grid2d) {
+		char label[64];
+		snprintf(label, sizeof label, "000 2D panel, %zu x %zu grid (C^ %.4f)", x->grid2d.p,
+		         x->grid2d.q, x->grid2d.cost);
+		fprintf(out, "  %-46s %12.6g\n", label, x->grid2d.predicted);
+	}
 	fprintf(out, "  %-46s %12.2f\n", "predicted speedup over the baseline",
 	        x->base_predicted / x->ch.predicted);
 }
@@ -606,6 +624,33 @@ static void json_blocks(const hl_config *cfg, const vproc_mmm_plan *pl, jw *w)
 		jw_key(w, "cols"); jw_uint(w, b->cols);
 		jw_end(w);
 	}
+	jw_end(w);
+}
+
+/* partition.panel_2d: paper 000's 2D panel plan read as rectangles, or null
+ * when layout 2d refuses these machines. */
+static void json_grid2d(const hl_config *cfg, const col_plan *x, jw *w)
+{
+	const hl_columns_grid *g = &x->grid2d;
+	jw_key(w, "panel_2d");
+	if (!x->has_grid2d) {
+		jw_null(w);
+		return;
+	}
+	jw_obj(w);
+	jw_key(w, "grid"); jw_uint_array(w, (size_t[]){ g->p, g->q }, 2);
+	jw_key(w, "panel"); jw_uint_array(w, (size_t[]){ g->Bp, g->Bq }, 2);
+	jw_key(w, "cost"); jw_num(w, g->cost);
+	json_blocks(cfg, &g->plan, w);
+	jw_key(w, "max_load"); jw_num(w, g->plan.max_load);
+	jw_key(w, "half_perimeter_blocks"); jw_uint(w, g->plan.half_perimeter);
+	jw_key(w, "bytes"); jw_num(w, vproc_mmm_bytes(&g->plan, cfg->nb));
+	jw_key(w, "predicted_time"); jw_num(w, g->predicted);
+	jw_key(w, "dropped");
+	jw_arr_inline(w);
+	for (size_t k = 0; k < g->dropped; k++)
+		jw_str(w, cfg->machines[g->left_out[k]].name);
+	jw_end(w);
 	jw_end(w);
 }
 
@@ -665,6 +710,7 @@ static void json_columns(const hl_plan *pl, jw *w)
 	} else {
 		jw_null(w);
 	}
+	json_grid2d(cfg, x, w);
 	jw_end(w);
 }
 

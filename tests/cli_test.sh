@@ -286,5 +286,44 @@ expect_rc 2 "simulate on layout 2d" simulate configs/table3-2d.yaml
 expect_rc 2 "simulate unknown option" simulate configs/lhpc-lu.yaml --fast
 expect_rc 2 "run --adapt without K" run configs/lhpc-lu.yaml --adapt
 
+# layout columns reports paper 000's 2D panel plan (partition.panel_2d): it is
+# layout 2d's own plan for the same machines (same grid, machines, panel
+# counts), its blocks tile the block matrix, C^ = p + q, and its predicted
+# time is the product's model nb [max t H W + beta (sum (H + W) - 2 nb)].
+for f in configs/mmm-fig11.yaml tests/good/columns-toy.yaml tests/good/columns-auto.yaml; do
+	sed -e 's/^layout: columns/layout: 2d/' -e '/^partition:/d' -e '/^select:/d' -e '/^kernel:/d' "$f" >"$tmp/as2d.yaml"
+	"$HETLAUNCH" plan "$f" --json >"$tmp/cols.json" 2>"$tmp/err" &&
+	"$HETLAUNCH" plan "$tmp/as2d.yaml" --json >"$tmp/2d.json" 2>>"$tmp/err" && python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2]))
+g = c["partition"]["panel_2d"]; N = c["partition"]["block_side"]; beta = c["partition"]["comm_cost"]
+p, q = d["grid"]["p"], d["grid"]["q"]; Bp, Bq = d["panel"]["Bp"], d["panel"]["Bq"]
+assert g["grid"] == [p, q] and g["panel"] == [Bp, Bq] and g["cost"] == p + q, (g["grid"], p, q)
+cover = [[0] * N for _ in range(N)]
+for b in g["blocks"]:
+    for i in range(b["row"], b["row"] + b["rows"]):
+        for j in range(b["col"], b["col"] + b["cols"]):
+            cover[i][j] += 1
+assert all(v == 1 for row in cover for v in row), "panel_2d blocks do not tile"
+# the 2d plan: virtual process (I, J) is rank I*Bq + J; grid machine of block row k is row_pattern[k % Bp]
+name = {r["rank"]: r["machine"] for r in d["ranks"]}
+own = {}
+for b in g["blocks"]:
+    own[b["machine"]] = own.get(b["machine"], 0) + b["rows"] * b["cols"]
+want = {}
+for k in range(N):
+    for l in range(N):
+        m = name[(k % Bp) * Bq + (l % Bq)]
+        want[m] = want.get(m, 0) + 1
+assert own == want, (own, want)
+t = {m["name"]: m["cycle_time"] for m in c["machines"]}
+load = max(t[b["machine"]] * b["rows"] * b["cols"] for b in g["blocks"])
+hp = sum(b["rows"] + b["cols"] for b in g["blocks"])
+assert abs(load - g["max_load"]) < 1e-9 and hp == g["half_perimeter_blocks"]
+T = N * (load + beta * (hp - 2 * N))
+assert abs(T - g["predicted_time"]) <= 1e-9 * T, (T, g["predicted_time"])' "$tmp/cols.json" "$tmp/2d.json" \
+		&& ok || bad "$f: partition.panel_2d is not layout 2d's plan read as rectangles: $(cat "$tmp/err")"
+done
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
