@@ -611,7 +611,8 @@ def point_000(ctx, pairs, reps, d):
     cc, bc = job_totals(os.path.join(first, "cyclic"))
     ch, bh = job_totals(os.path.join(first, "hetero"))
     c1, b1 = job_totals(os.path.join(first, "1d"))
-    return dict(n=doc["cyclic"]["n"], t_cyclic=tc, t_2d=t2, t_1d=t1, B=one["npcol"],
+    return dict(secs=tuple(seconds_ratio(r) for r in (doc["cyclic"], one, doc["hetero"])),
+                n=doc["cyclic"]["n"], t_cyclic=tc, t_2d=t2, t_1d=t1, B=one["npcol"],
                 comp=(cc, c1, ch), bus=(bc, b1, bh),
                 panel="%d x %d" % (doc["hetero"]["nprow"], doc["hetero"]["npcol"]),
                 s2=tc / t2, s1=tc / t1, p2=p2, p1=p1,
@@ -619,6 +620,12 @@ def point_000(ctx, pairs, reps, d):
                 spread=max(spread(tcs), spread(t2s), spread(t1s)),
                 flagged=any(flagged(c["cyclic"]) or flagged(c["hetero"]) or flagged(o)
                             for c, o in pairs))
+
+
+def seconds_ratio(rep):
+    """measured / predicted seconds of a run (issue 16: LU and MM have a
+    seconds model, vproc/dense/), or None."""
+    return (rep.get("predicted") or {}).get("measured_over_predicted")
 
 
 def t3_points(ctx, kernel):
@@ -691,6 +698,9 @@ def fig000(ctx):
             "B_1d": [p["B"] for p in pts],
             "fraction_of_predicted_2d": [rnd(p["f2"], 3) for p in pts],
             "fraction_of_predicted_1d": [rnd(p["f1"], 3) for p in pts]}
+    if any(x is not None for p in pts for x in p["secs"]):
+        ours["measured_over_predicted_seconds_cyclic_1d_2d"] = [
+            [rnd(x, 3) for x in p["secs"]] for p in pts]
     rows = [
         (f"order of the times at the largest n = {nl}", s["paper"]["order"], order, order_ok),
         ("theoretical 2D speedup (communication left out)", PAPER_2D_SPEEDUP,
@@ -710,6 +720,12 @@ def fig000(ctx):
             p["n"], p["t_cyclic"], p["t_1d"], p["B"], p["t_2d"], p["panel"],
             p["t_cyclic"] / PAPER_2D_SPEEDUP, p["s2"], p["s1"], p["f2"], fmt(p["f1"], 2),
             pct(ctx, p["spread"]), "yes" if p["flagged"] else "no"))
+    if any(x is not None for p in pts for x in p["secs"]):
+        table += ["", "Measured over predicted seconds (the seconds model of the kernel,"
+                  " vproc/dense/mm_time.c: README, \"Predicted seconds of the matrix product\"):",
+                  "", "| n | 2D cyclic | 1D hetero | 2D hetero |", "|--:|--:|--:|--:|"]
+        table += ["| %d | %s | %s | %s |" % ((p["n"],) + tuple(fmt(x, 3) for x in p["secs"]))
+                  for p in pts]
     table += ["", "Where the time goes, over each whole job (data generation and checks"
               " included, so more than the timed part), in emulated seconds: the busiest"
               " machine's compute and the time the shared bus was busy (all the bytes that crossed"
