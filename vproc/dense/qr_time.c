@@ -1,0 +1,89 @@
+/*
+ * qr_time.c -- see qr_time.h.
+ */
+#include "qr_time.h"
+#include "vsim.h"
+
+/* PDGEQR2 and PDLARFT on process column qk: the panel of kb columns from
+ * global row and column lo. */
+static void qr_panel(vproc_vsim *s, size_t lo, size_t kb, size_t qk)
+{
+	const vproc_lu_platform *pl = s->pl;
+	size_t P = pl->P, Q = pl->Q, n = pl->n, b = pl->b;
+	for (size_t j = 0; j < kb; j++) {
+		size_t rest = kb - j - 1, pj = ((lo + j) / b) % P;
+		/* PDLARFG: the norm (a sum down the column) and beta back */
+		vproc_vsim_reduce(s, qk, Q, P, pj, 8.0);
+		vproc_vsim_bcast(s, qk, Q, P, pj, 8.0);
+		if (rest == 0)
+			continue;
+		/* PDLARF: w = A^T v (DGEMV), summed down the column, A -= v w^T */
+		for (size_t p = 0; p < P; p++)
+			vproc_vsim_compute(s, p * Q + qk,
+			                   2.0 * (double)vproc_cyclic_owned_from(lo + j, n, b, p, P) *
+			                   (double)rest);
+		vproc_vsim_reduce(s, qk, Q, P, pj, 8.0 * (double)rest);
+		vproc_vsim_bcast(s, qk, Q, P, pj, 8.0 * (double)rest);
+		for (size_t p = 0; p < P; p++)
+			vproc_vsim_compute(s, p * Q + qk,
+			                   2.0 * (double)vproc_cyclic_owned_from(lo + j, n, b, p, P) *
+			                   (double)rest);
+	}
+	/* PDLARFT: V^T V by DGEMVs, one sum of T down the column */
+	size_t pk = (lo / b) % P;
+	for (size_t p = 0; p < P; p++)
+		vproc_vsim_compute(s, p * Q + qk,
+		                   (double)vproc_cyclic_owned_from(lo, n, b, p, P) * (double)kb *
+		                   (double)kb);
+	vproc_vsim_reduce(s, qk, Q, P, pk, 8.0 * (double)kb * (double)kb);
+}
+
+/* PDLARFB: apply the block reflector of the panel at lo (kb columns, on
+ * process column qk, T on process row pk) to the columns from lo + kb. */
+static void qr_update(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
+{
+	const vproc_lu_platform *pl = s->pl;
+	size_t P = pl->P, Q = pl->Q, n = pl->n, b = pl->b, lo2 = lo + kb;
+	double k = (double)kb;
+	for (size_t p = 0; p < P; p++)
+		vproc_vsim_ring(s, p * Q, 1, Q, qk,
+		                8.0 * (double)vproc_cyclic_owned_from(lo, n, b, p, P) * k);
+	vproc_vsim_ring(s, pk * Q, 1, Q, qk, 8.0 * k * k);
+	for (size_t q = 0; q < Q; q++) {
+		double cols = (double)vproc_cyclic_owned_from(lo2, n, b, q, Q);
+		if (cols == 0)
+			continue;
+		for (size_t p = 0; p < P; p++)   /* W = C^T V */
+			vproc_vsim_compute(s, p * Q + q,
+			                   2.0 * (double)vproc_cyclic_owned_from(lo, n, b, p, P) * cols * k);
+		vproc_vsim_reduce(s, q, Q, P, pk, 8.0 * cols * k);
+		vproc_vsim_compute(s, pk * Q + q, cols * k * k);   /* W T */
+		vproc_vsim_bcast(s, q, Q, P, pk, 8.0 * cols * k);
+		for (size_t p = 0; p < P; p++)   /* C -= V W^T */
+			vproc_vsim_compute(s, p * Q + q,
+			                   2.0 * (double)vproc_cyclic_owned_from(lo, n, b, p, P) * cols * k);
+	}
+}
+
+vproc_status vproc_qr_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
+{
+	vproc_vsim sim;
+	if (out == NULL)
+		return VPROC_EINVAL;
+	vproc_status st = vproc_vsim_init(&sim, pl);
+	if (st != VPROC_OK)
+		return st;
+	size_t n = pl->n, b = pl->b;
+	for (size_t k = 0; k * b < n; k++) {
+		size_t lo = k * b, kb = n - lo < b ? n - lo : b;
+		qr_panel(&sim, lo, kb, k % pl->Q);
+		if (lo + kb < n)
+			qr_update(&sim, lo, kb, k % pl->P, k % pl->Q);
+		vproc_vsim_forget(&sim);
+	}
+	out->total = vproc_vsim_last(&sim);
+	out->compute = vproc_vsim_busiest(&sim);
+	out->network = out->total - out->compute;
+	vproc_vsim_free(&sim);
+	return VPROC_OK;
+}
