@@ -6,6 +6,7 @@
 #include "config.h"
 #include "dense/lu_time.h"
 #include "dense/mm_time.h"
+#include "dense/qr_time.h"
 #include "lu_predict.h"
 
 /* K: a machine of cycle time t runs at K / t Mflop/s (emulation.c). */
@@ -24,6 +25,7 @@ static vproc_status (*seconds_model(hl_kernel k))(const vproc_lu_platform *, vpr
 	switch (k) {
 	case HL_KERNEL_LU: return vproc_lu_time;
 	case HL_KERNEL_MM: return vproc_mm_time;
+	case HL_KERNEL_QR: return vproc_qr_time;
 	default: return NULL;
 	}
 }

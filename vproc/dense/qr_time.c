@@ -4,8 +4,8 @@
 #include "qr_time.h"
 #include "vsim.h"
 
-/* PDGEQR2 and PDLARFT on process column qk: the panel of kb columns from
- * global row and column lo. */
+/* PDGEQR2 on process column qk: the panel of kb columns from global row
+ * and column lo. */
 static void qr_panel(vproc_vsim *s, size_t lo, size_t kb, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
@@ -29,22 +29,21 @@ static void qr_panel(vproc_vsim *s, size_t lo, size_t kb, size_t qk)
 			                   2.0 * (double)vproc_cyclic_owned_from(lo + j, n, b, p, P) *
 			                   (double)rest);
 	}
-	/* PDLARFT: V^T V by DGEMVs, one sum of T down the column */
-	size_t pk = (lo / b) % P;
-	for (size_t p = 0; p < P; p++)
-		vproc_vsim_compute(s, p * Q + qk,
-		                   (double)vproc_cyclic_owned_from(lo, n, b, p, P) * (double)kb *
-		                   (double)kb);
-	vproc_vsim_reduce(s, qk, Q, P, pk, 8.0 * (double)kb * (double)kb);
 }
 
-/* PDLARFB: apply the block reflector of the panel at lo (kb columns, on
- * process column qk, T on process row pk) to the columns from lo + kb. */
+/* PDLARFT and PDLARFB (PDGEQRF calls both only when columns remain):
+ * form T, then apply the block reflector of the panel at lo (kb columns,
+ * on process column qk, T on process row pk) to the columns from lo + kb. */
 static void qr_update(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
 	size_t P = pl->P, Q = pl->Q, n = pl->n, b = pl->b, lo2 = lo + kb;
 	double k = (double)kb;
+	/* PDLARFT: V^T V by DGEMVs, one sum of T down the column */
+	for (size_t p = 0; p < P; p++)
+		vproc_vsim_compute(s, p * Q + qk,
+		                   (double)vproc_cyclic_owned_from(lo, n, b, p, P) * k * k);
+	vproc_vsim_reduce(s, qk, Q, P, pk, 8.0 * k * k);
 	for (size_t p = 0; p < P; p++)
 		vproc_vsim_ring(s, p * Q, 1, Q, qk,
 		                8.0 * (double)vproc_cyclic_owned_from(lo, n, b, p, P) * k);
