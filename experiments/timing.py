@@ -721,8 +721,9 @@ def fig000(ctx):
             p["t_cyclic"] / PAPER_2D_SPEEDUP, p["s2"], p["s1"], p["f2"], fmt(p["f1"], 2),
             pct(ctx, p["spread"]), "yes" if p["flagged"] else "no"))
     if any(x is not None for p in pts for x in p["secs"]):
-        table += ["", "Measured over predicted seconds (the seconds model of the kernel,"
-                  " vproc/dense/mm_time.c: README, \"Predicted seconds of the matrix product\"):",
+        table += ["", "Measured over predicted seconds (the kernel's seconds model,"
+                  " vproc/dense/mm_time.c or qr_time.c: README, \"Predicted seconds of the matrix"
+                  " product and of QR\"):",
                   "", "| n | 2D cyclic | 1D hetero | 2D hetero |", "|--:|--:|--:|--:|"]
         table += ["| %d | %s | %s | %s |" % ((p["n"],) + tuple(fmt(x, 3) for x in p["secs"]))
                   for p in pts]
