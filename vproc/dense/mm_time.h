@@ -13,8 +13,9 @@
  * Unlike LU, the steps do not shrink and every process works at every step,
  * so no closed sum of phases fits: a process waits for its panels, and a
  * panel waits for the process that forwards it.  The model therefore plays
- * the steps out on the virtual clock's own arithmetic (vproc/vclock.h), as
- * the emulation charges them: each process keeps a clock; a message between
+ * the steps out on the virtual clock's own arithmetic (vsim.h on
+ * vproc/vclock.h), as the emulation charges them: each process keeps a
+ * clock; a message between
  * machines books the sender's port (or the one bus) from the sender's clock
  * for bytes / bandwidth, holds the sender until it is out, and arrives
  * after the latency; a process forwards a panel when it has both the panel
