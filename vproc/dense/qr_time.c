@@ -44,10 +44,18 @@ static void qr_update(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 		vproc_vsim_compute(s, p * Q + qk,
 		                   (double)vproc_cyclic_owned_from(lo, n, b, p, P) * k * k);
 	vproc_vsim_reduce(s, qk, Q, P, pk, 8.0 * k * k);
-	for (size_t p = 0; p < P; p++)
-		vproc_vsim_ring(s, p * Q, 1, Q, qk,
-		                8.0 * (double)vproc_cyclic_owned_from(lo, n, b, p, P) * k);
-	vproc_vsim_ring(s, pk * Q, 1, Q, qk, 8.0 * k * k);
+	/* V along every process row, and T right behind it along row pk: each
+	 * process forwards V, then T, before it updates (booking all of V's
+	 * ring before T's would queue T behind every hop of V on a bus) */
+	for (size_t p = 0; p < P; p++) {
+		double v = 8.0 * (double)vproc_cyclic_owned_from(lo, n, b, p, P) * k;
+		for (size_t h = 0; h + 1 < Q; h++) {
+			size_t from = p * Q + (qk + h) % Q, to = p * Q + (qk + h + 1) % Q;
+			vproc_vsim_message(s, from, to, v);
+			if (p == pk)
+				vproc_vsim_message(s, from, to, 8.0 * k * k);
+		}
+	}
 	for (size_t q = 0; q < Q; q++) {
 		double cols = (double)vproc_cyclic_owned_from(lo2, n, b, q, Q);
 		if (cols == 0)
