@@ -7,8 +7,9 @@
 #   * lhpc on a switch (configs/lhpc-emulated.yaml), 1D: cyclic 1 x 3 and
 #     hetero 1 x 9;
 # each run's measured / predicted within the kernel's tolerance (MM 12%:
-# measured 0.91 .. 1.01 at n = 800 .. 2000; QR 15%: 0.90 .. 1.10 at n = 320 ..
-# 2000; README "Predicted seconds of the matrix product and of QR"), the
+# measured 0.94 .. 1.02 at n = 320 .. 4000; QR 15%: 0.90 .. 1.10 at n = 320 ..
+# 4000, and one run repeated differs by up to 5%; README "Predicted seconds
+# of the matrix product and of QR"), the
 # prediction printed beside each run and in report.json; a kernel without a
 # model (chol) prints none.
 # Run from the repository root.  PREDICT_N (default 800) sets n.
