@@ -72,25 +72,15 @@ static void qr_update(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 	}
 }
 
+/* Step k: the panel, then (when columns remain) T and the update. */
+static void qr_step(vproc_vsim *s, size_t k, size_t lo, size_t kb)
+{
+	qr_panel(s, lo, kb, k % s->pl->Q);
+	if (lo + kb < s->pl->n)
+		qr_update(s, lo, kb, k % s->pl->P, k % s->pl->Q);
+}
+
 vproc_status vproc_qr_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 {
-	vproc_vsim sim;
-	if (out == NULL)
-		return VPROC_EINVAL;
-	vproc_status st = vproc_vsim_init(&sim, pl);
-	if (st != VPROC_OK)
-		return st;
-	size_t n = pl->n, b = pl->b;
-	for (size_t k = 0; k * b < n; k++) {
-		size_t lo = k * b, kb = n - lo < b ? n - lo : b;
-		qr_panel(&sim, lo, kb, k % pl->Q);
-		if (lo + kb < n)
-			qr_update(&sim, lo, kb, k % pl->P, k % pl->Q);
-		vproc_vsim_forget(&sim);
-	}
-	out->total = vproc_vsim_last(&sim);
-	out->compute = vproc_vsim_busiest(&sim);
-	out->network = out->total - out->compute;
-	vproc_vsim_free(&sim);
-	return VPROC_OK;
+	return vproc_vsim_run(pl, qr_step, out);
 }

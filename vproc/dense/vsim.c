@@ -55,14 +55,6 @@ void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes)
 	s->clock[b] = vproc_vclock_receive(s->clock[b], arrival);
 }
 
-void vproc_vsim_ring(vproc_vsim *s, size_t first, size_t stride, size_t count, size_t root,
-                     double bytes)
-{
-	for (size_t h = 0; h + 1 < count; h++)
-		vproc_vsim_message(s, first + ((root + h) % count) * stride,
-		                   first + ((root + h + 1) % count) * stride, bytes);
-}
-
 /* The machines' leaders among first + i * stride, from index root: the
  * first process met of each machine, in order from the root.  Fills
  * lead[0..] with process indices and returns how many; lead_of[m] is the
@@ -147,4 +139,26 @@ double vproc_vsim_busiest(const vproc_vsim *s)
 		if (s->work[m] / (s->pl->mflops[m] * 1e6) > most)
 			most = s->work[m] / (s->pl->mflops[m] * 1e6);
 	return most;
+}
+
+vproc_status vproc_vsim_run(const vproc_lu_platform *pl,
+                            void (*step)(vproc_vsim *s, size_t k, size_t lo, size_t kb),
+                            vproc_lu_seconds *out)
+{
+	vproc_vsim sim;
+	if (out == NULL || step == NULL)
+		return VPROC_EINVAL;
+	vproc_status st = vproc_vsim_init(&sim, pl);
+	if (st != VPROC_OK)
+		return st;
+	for (size_t k = 0; k * pl->b < pl->n; k++) {
+		size_t lo = k * pl->b;
+		step(&sim, k, lo, pl->n - lo < pl->b ? pl->n - lo : pl->b);
+		vproc_vsim_forget(&sim);
+	}
+	out->total = vproc_vsim_last(&sim);
+	out->compute = vproc_vsim_busiest(&sim);
+	out->network = out->total - out->compute;
+	vproc_vsim_free(&sim);
+	return VPROC_OK;
 }

@@ -33,11 +33,6 @@ void vproc_vsim_free(vproc_vsim *s);
 /* One message of `bytes` from process a to process b (indices p * Q + q). */
 void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes);
 
-/* A ring broadcast over the `count` processes first + i * stride, from
- * index root, in increasing order: each forwards once it has the data. */
-void vproc_vsim_ring(vproc_vsim *s, size_t first, size_t stride, size_t count, size_t root,
-                     double bytes);
-
 /* MPI_Bcast from index root over first + i * stride, as MPICH and the
  * runtime send it (vproc/runtime/coll.c): a binomial tree over one leader
  * per machine (the root leads its own), then free inside each machine. */
@@ -57,5 +52,13 @@ void vproc_vsim_compute(vproc_vsim *s, size_t i, double flops);
 void vproc_vsim_forget(vproc_vsim *s);
 double vproc_vsim_last(const vproc_vsim *s);
 double vproc_vsim_busiest(const vproc_vsim *s);
+
+/* Play a kernel out: step(s, k, lo, kb) for every block column k of pl->n
+ * (lo = k b, kb its width), the calendars' past forgotten after each;
+ * out->total the last clock, out->compute the busiest machine's charged
+ * flops, out->network the rest.  VPROC_OK, VPROC_EINVAL, VPROC_ENOMEM. */
+vproc_status vproc_vsim_run(const vproc_lu_platform *pl,
+                            void (*step)(vproc_vsim *s, size_t k, size_t lo, size_t kb),
+                            vproc_lu_seconds *out);
 
 #endif
