@@ -291,6 +291,7 @@ e2e: all
 	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBVPROC) HETLAUNCH=$(BIN) tests/mw_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/adapt_test.sh
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/vclock_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/predict_test.sh
 	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBVPROC) HETLAUNCH=$(BIN) tests/mmm_test.sh
 
 bench: $(BENCH_BIN) all

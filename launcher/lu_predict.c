@@ -5,6 +5,8 @@
 
 #include "config.h"
 #include "dense/lu_time.h"
+#include "dense/mm_time.h"
+#include "dense/qr_time.h"
 #include "lu_predict.h"
 
 /* K: a machine of cycle time t runs at K / t Mflop/s (emulation.c). */
@@ -17,10 +19,23 @@ static double emulation_K(const hl_config *cfg)
 	return cfg->emu.mflops * (cfg->emu.cycle_time > 0 ? cfg->emu.cycle_time : tmin);
 }
 
+/* The kernels with a seconds model (vproc/dense/), NULL for the others. */
+static vproc_status (*seconds_model(hl_kernel k))(const vproc_lu_platform *, vproc_lu_seconds *)
+{
+	switch (k) {
+	case HL_KERNEL_LU: return vproc_lu_time;
+	case HL_KERNEL_MM: return vproc_mm_time;
+	case HL_KERNEL_QR: return vproc_qr_time;
+	default: return NULL;
+	}
+}
+
 double hl_lu_predicted_time(const hl_plan *plan, int baseline)
 {
 	const hl_config *cfg = plan->cfg;
-	if (!cfg->emulate || !(cfg->emu.mflops > 0) || cfg->emu.links || cfg->kernel != HL_KERNEL_LU)
+	vproc_status (*model)(const vproc_lu_platform *, vproc_lu_seconds *) =
+		seconds_model(cfg->kernel);
+	if (!cfg->emulate || !(cfg->emu.mflops > 0) || cfg->emu.links || model == NULL)
 		return 0.0;
 	size_t p = cfg->nmachines;
 	double K = emulation_K(cfg);
@@ -45,7 +60,7 @@ double hl_lu_predicted_time(const hl_plan *plan, int baseline)
 	for (size_t k = 0; k < cfg->nsizes; k++) {
 		vproc_lu_seconds s;
 		pl.n = cfg->sizes[k];
-		if (vproc_lu_time(&pl, &s) != VPROC_OK) {
+		if (model(&pl, &s) != VPROC_OK) {
 			total = 0.0;
 			break;
 		}

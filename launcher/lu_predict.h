@@ -1,7 +1,8 @@
 /*
- * lu_predict.h -- the predicted seconds of an emulated LU job, network
- * included (issue 16): the predicted_time member of the 1d and 2d layout
- * rows (layout.h), from vproc/dense/lu_time.c.
+ * lu_predict.h -- the predicted seconds of an emulated LU, QR or MM job,
+ * network included (issue 16): the predicted_time member of the 1d and 2d
+ * layout rows (layout.h), from vproc/dense/lu_time.c, qr_time.c and
+ * mm_time.c.
  */
 #ifndef HL_LU_PREDICT_H
 #define HL_LU_PREDICT_H
@@ -9,8 +10,8 @@
 #include "plan.h"
 
 /* The job's predicted time times the emulation's K (run.c divides by K):
- * the sum over the sizes of vproc_lu_time at the emulated speeds and
- * network.  0 (no prediction) unless kernel: lu is emulated with a given
+ * the sum over the sizes of the kernel's model at the emulated speeds and
+ * network.  0 (no prediction) unless kernel lu, qr or mm is emulated with a given
  * emulate: mflops (K is then known before the run) on a switch or a bus. */
 double hl_lu_predicted_time(const hl_plan *plan, int baseline);
 

@@ -7,9 +7,7 @@
 
 #include "lu_time.h"
 
-/* Rows (or columns) of global index >= lo, of n, that process p of P owns
- * (CYCLIC(b), source 0). */
-static size_t owned_from(size_t lo, size_t n, size_t b, size_t p, size_t P)
+size_t vproc_cyclic_owned_from(size_t lo, size_t n, size_t b, size_t p, size_t P)
 {
 	size_t c = 0;
 	for (size_t blk = lo / b; blk * b < n; blk++) {
@@ -180,7 +178,7 @@ static double slowest_link(const vproc_lu_platform *pl, double bytes)
 	return t;
 }
 
-static vproc_status check(const vproc_lu_platform *pl)
+vproc_status vproc_lu_platform_check(const vproc_lu_platform *pl)
 {
 	if (pl == NULL || pl->n == 0 || pl->b == 0 || pl->P == 0 || pl->Q == 0 ||
 	    pl->machine == NULL || pl->mflops == NULL || pl->nmachines == 0)
@@ -196,7 +194,7 @@ static vproc_status check(const vproc_lu_platform *pl)
 
 vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 {
-	if (out == NULL || check(pl) != VPROC_OK)
+	if (out == NULL || vproc_lu_platform_check(pl) != VPROC_OK)
 		return VPROC_EINVAL;
 	size_t P = pl->P, Q = pl->Q, n = pl->n, b = pl->b, nm = pl->nmachines;
 	double *buf = calloc(5 * nm, sizeof *buf);
@@ -219,7 +217,7 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 		/* panel: (n - lo) x kb on process column qk */
 		phase_clear(&ph);
 		for (size_t p = 0; p < P; p++) {
-			double rows = (double)owned_from(lo, n, b, p, P);
+			double rows = (double)vproc_cyclic_owned_from(lo, n, b, p, P);
 			ph.work[pl->machine[p * Q + qk]] += rows * (double)kb * (double)kb;
 		}
 		comp += phase_compute(&ph);
@@ -234,7 +232,7 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 		for (size_t p = 0; p < P; p++) {
 			for (size_t q = 0; q < Q; q++)
 				row[q] = p * Q + q;
-			double rows = (double)owned_from(lo, n, b, p, P);
+			double rows = (double)vproc_cyclic_owned_from(lo, n, b, p, P);
 			double h = ring(&ph, row, Q, qk, 8.0 * rows * (double)kb);
 			if (h > first)
 				first = h;
@@ -250,7 +248,7 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 			double cross = (double)kb * (double)(P - 1) / (double)P;
 			for (size_t p = 0; p < P; p++)
 				for (size_t q = 0; q < Q; q++) {
-					double cols = (double)owned_from(lo2, n, b, q, Q);
+					double cols = (double)vproc_cyclic_owned_from(lo2, n, b, q, Q);
 					size_t a = pl->machine[p * Q + q], o = pl->machine[((p + 1) % P) * Q + q];
 					if (a == o || cols == 0)
 						continue;
@@ -264,7 +262,7 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 		 * down each process column by MPI_Bcast (tree()) */
 		phase_clear(&ph);
 		for (size_t q = 0; q < Q; q++) {
-			double cols = (double)owned_from(lo2, n, b, q, Q);
+			double cols = (double)vproc_cyclic_owned_from(lo2, n, b, q, Q);
 			ph.work[pl->machine[pk * Q + q]] += (double)kb * (double)kb * cols;
 		}
 		for (size_t m = 0; m < nm; m++)
@@ -275,7 +273,7 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 			for (size_t q = 0; q < Q; q++) {
 				for (size_t p = 0; p < P; p++)
 					row[p] = p * Q + q;
-				double cols = (double)owned_from(lo2, n, b, q, Q);
+				double cols = (double)vproc_cyclic_owned_from(lo2, n, b, q, Q);
 				double h = tree(&ph, row, P, pk, 8.0 * cols * (double)kb);
 				if (h > first)
 					first = h;
@@ -287,8 +285,9 @@ vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 		phase_clear(&ph);
 		for (size_t p = 0; p < P; p++)
 			for (size_t q = 0; q < Q; q++)
-				ph.work[pl->machine[p * Q + q]] += 2.0 * (double)owned_from(lo2, n, b, p, P) *
-				                                   (double)owned_from(lo2, n, b, q, Q) * (double)kb;
+				ph.work[pl->machine[p * Q + q]] +=
+					2.0 * (double)vproc_cyclic_owned_from(lo2, n, b, p, P) *
+					(double)vproc_cyclic_owned_from(lo2, n, b, q, Q) * (double)kb;
 		for (size_t m = 0; m < nm; m++)
 			busy[m] += ph.work[m] / (pl->mflops[m] * 1e6);
 	}

@@ -44,6 +44,14 @@ typedef struct {
 	double network;          /* of which: broadcasts, pivots and swaps */
 } vproc_lu_seconds;
 
+/* Rows (or columns) of global index >= lo, of n, that process p of P owns
+ * (CYCLIC(b), source 0). */
+size_t vproc_cyclic_owned_from(size_t lo, size_t n, size_t b, size_t p, size_t P);
+
+/* VPROC_OK when pl is usable: n, b, P, Q > 0, every process on a machine,
+ * every speed positive and finite. */
+vproc_status vproc_lu_platform_check(const vproc_lu_platform *pl);
+
 vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out);
 
 #endif

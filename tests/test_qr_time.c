@@ -1,0 +1,109 @@
+/*
+ * test_qr_time.c -- the predicted seconds of ScaLAPACK's QR with the
+ * network (vproc/dense/qr_time.c, issue 16), on cases played out by hand.
+ * Speeds 1 Mflop/s: one flop is one microsecond.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "dense/qr_time.h"
+
+#define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
+
+/* n = 2, b = 1, one process.  Step 0: the panel's one column has nothing
+ * to its right; T: 2 rows x 1 x 1 = 2; W = C^T V: 2 x 2 x 1 x 1 = 4; W T:
+ * 1; C -= V W^T: 4.  Step 1: the last column, no update (PDGEQRF forms no
+ * T for it): 11 flops.  Large n: 4/3 n^3 and the O(n^2 b) of T and W T
+ * (7.7% more at n = 600, b = 32). */
+static void one_process(void **state)
+{
+	(void)state;
+	size_t mach[1] = { 0 };
+	double mf[1] = { 1.0 };
+	vproc_lu_platform pl = { 2, 1, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0 };
+	vproc_lu_seconds s;
+	assert_int_equal(vproc_qr_time(&pl, &s), VPROC_OK);
+	NEAR(s.total, 11e-6);
+	NEAR(s.compute, 11e-6);
+	pl.n = 600;
+	pl.b = 32;
+	assert_int_equal(vproc_qr_time(&pl, &s), VPROC_OK);
+	double f = 4.0 / 3.0 * 600.0 * 600.0 * 600.0;
+	assert_true(s.compute * 1e6 > f && s.compute * 1e6 < 1.1 * f);
+}
+
+/* n = 2, b = 1, a 2 x 1 grid on two machines of a switch, latency L = 1 ms,
+ * infinite bandwidth: process p owns row p.  Step 0 (panel on row 0): the
+ * norm, p1 -> p0 (p0 at L), beta back (p1 at 2L); T: 1 flop each, summed
+ * p1 -> p0 (p0 at 3L + 1); W: 2 flops each, summed p1 -> p0 (3L + 3), W T
+ * on p0 (3L + 4), W back to p1 (4L + 4); C: 2 flops each (p0 3L + 6, p1
+ * 4L + 6).  Step 1 (row 1 holds the diagonal): the norm p0 -> p1 (4L + 6),
+ * beta back to p0: 5L + 6 us. */
+static void reductions_down_a_column(void **state)
+{
+	(void)state;
+	size_t mach[2] = { 0, 1 };
+	double mf[2] = { 1.0, 1.0 }, lat[2] = { 1e-3, 1e-3 };
+	vproc_lu_platform pl = { 2, 1, 2, 1, mach, 2, mf, lat, NULL, 0, 0, 0 };
+	vproc_lu_seconds s;
+	assert_int_equal(vproc_qr_time(&pl, &s), VPROC_OK);
+	NEAR(s.total, 5e-3 + 6e-6);
+	NEAR(s.compute, 6e-6);
+	/* on one machine the messages are free and the two take turns on its
+	 * processor: T 1 + 1, W 2 + 2, W T 1, C 2 + 2 = 11 us */
+	size_t one[2] = { 0, 0 };
+	pl.machine = one;
+	pl.nmachines = 1;
+	assert_int_equal(vproc_qr_time(&pl, &s), VPROC_OK);
+	NEAR(s.total, 11e-6);
+	NEAR(s.compute, 11e-6);
+}
+
+/* 1 x 3 on a bus: V goes along the row as a ring, each hop across machines
+ * a message of the bus, so a slower bus costs more; one machine moves
+ * nothing. */
+static void panels_along_the_row(void **state)
+{
+	(void)state;
+	size_t three[3] = { 0, 1, 2 }, one[3] = { 0, 0, 0 };
+	double mf[3] = { 100.0, 100.0, 100.0 };
+	vproc_lu_platform fast = { 320, 32, 1, 3, three, 3, mf, NULL, NULL, 1, 1e-4, 1e9 };
+	vproc_lu_platform slow = fast, alone = fast;
+	slow.bus_bytes_per_s = 1e6;
+	alone.machine = one;
+	alone.nmachines = 1;
+	vproc_lu_seconds f, s, a;
+	assert_int_equal(vproc_qr_time(&fast, &f), VPROC_OK);
+	assert_int_equal(vproc_qr_time(&slow, &s), VPROC_OK);
+	assert_int_equal(vproc_qr_time(&alone, &a), VPROC_OK);
+	assert_true(s.total > f.total + 0.1);
+	NEAR(a.network, a.total - a.compute);
+	assert_true(a.total >= a.compute - 1e-12);
+}
+
+static void refuses_bad_platforms(void **state)
+{
+	(void)state;
+	size_t mach[1] = { 1 };
+	double mf[1] = { 1.0 };
+	vproc_lu_platform pl = { 64, 32, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0 };
+	vproc_lu_seconds s;
+	assert_int_equal(vproc_qr_time(&pl, &s), VPROC_EINVAL);
+	mach[0] = 0;
+	assert_int_equal(vproc_qr_time(&pl, NULL), VPROC_EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(one_process),
+		cmocka_unit_test(reductions_down_a_column),
+		cmocka_unit_test(panels_along_the_row),
+		cmocka_unit_test(refuses_bad_platforms),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,27 @@
+/*
+ * qr_time.h -- the predicted seconds of ScaLAPACK's QR factorization
+ * (PDGEQRF, n x n, CYCLIC(b) both ways on a P x Q grid, no look-ahead) with
+ * the network (issue 16), on the platform type of lu_time.h, played out on
+ * the virtual clock's arithmetic (vsim.h) like mm_time.c.
+ *
+ * Step k (000 s4.2: the panel, then the rank-b update, as LU): on process
+ * column k mod Q, PDGEQR2 factors the panel column by column (per column a
+ * norm and its scaling: a reduction and a broadcast of one word down the
+ * process column; applying the reflector to the rest of the panel: a
+ * DGEMV, the sum of its kb-j words down the column, a DGER), PDLARFT forms
+ * T (DGEMVs and one sum of kb^2 words); PDLARFB sends V along every
+ * process row (an increasing ring: PDGEQRF sets 'I-ring' rowwise) and T
+ * along process row k mod P, computes W = C^T V (DGEMM), sums W down each
+ * process column to row k mod P (a reduction, MPI_Reduce), multiplies it by
+ * T there, broadcasts it back down the column (' ': MPI_Bcast) and updates
+ * C -= V W^T (DGEMM).  The level-1 work (norms, scalings) is not charged,
+ * as under cpu_time: false.  Pure (vproc rules).
+ */
+#ifndef VPROC_DENSE_QR_TIME_H
+#define VPROC_DENSE_QR_TIME_H
+
+#include "lu_time.h"
+
+vproc_status vproc_qr_time(const vproc_lu_platform *pl, vproc_lu_seconds *out);
+
+#endif
