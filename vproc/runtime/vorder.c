@@ -1,0 +1,414 @@
+/*
+ * vorder.c -- emulate: {clock: virtual}: book the calendars in virtual-time
+ * order (issues 16 and 14), so that a run's times do not depend on how
+ * this computer schedules the ranks.
+ *
+ * Why: a calendar (vproc/vclock.c) fills the earliest free time at or after
+ * a booking's clock, but two bookings whose demands overlap in virtual time
+ * are served in the order they reach it in real time; the lhpc LU spread by
+ * 5% across three runs (issue 16).  Conservative synchronisation, as in
+ * parallel discrete-event simulation: a rank books at `ready` only when no
+ * other rank that may book the same calendar can still book before it.
+ *
+ * The bound of a rank r, below which it will never book or send:
+ *   - running: its clock vt_r (every booking and every send starts at or
+ *     after it, and it never goes back);
+ *   - blocked in a receive (wait.c publishes the (channel, source, tag)
+ *     patterns it waits for): only a matching message can wake it, so
+ *     max(vt_r, min(the arrival of the matching messages pending for it,
+ *     G)), where G bounds every message not sent yet: the smallest bound of
+ *     the other ranks (a blocked rank's term: its own matching pending
+ *     messages), the booking rank itself excepted (what it sends comes
+ *     after this booking).  A pending message the blocked rank does not
+ *     wait for (another tag) cannot wake it and does not hold anyone back.
+ *   - past MPI_Finalize's last booking: infinite.
+ * A rank books at `ready` when every rank that may book the calendar (the
+ * siblings for a processor or a port, every rank for the bus) is past it:
+ * bound > ready, or bound == ready and a higher rank (ties by rank).
+ *
+ * Pending messages: the sender registers (arrival, channel, source, tag) in
+ * the receiver's slot before the stamp leaves; the receiver removes it
+ * when it takes the stamp.  The bounds are read as one snapshot: the
+ * clocks first (a clock read early is only lower), then the states; a
+ * registration bumps an epoch, and a snapshot during which the epoch moved
+ * is not used (its sender may have been read running before it sent and
+ * blocked after).  Blocking, unblocking (its message was pending) and
+ * finishing never lower a bound below what a snapshot may have read.
+ *
+ * Liveness: MPI can make a rank wait for another in ways the clocks do not
+ * see (a large send waits for its receive to be posted, while the
+ * receiver waits here for the sender's clock to move), so a booking that
+ * waited VR_ORDER_ESCAPE_MS of real time goes ahead out of order; such
+ * bookings are counted (report: emulation.out_of_order).
+ *
+ * Wildcard receives (MPI_Recv from MPI_ANY_SOURCE, p2p.c): the pending
+ * message with the earliest arrival (ties: the lowest source), taken once
+ * no other rank can still send a matching one that arrives before it.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "runtime.h"
+#include "shm_layout.h"
+
+#define INF (~0ull)
+
+static vr_shm *shm;
+static int me = -1, nranks;
+static int *siblings, nsiblings;
+static long escape_ns = 50000000L;   /* VR_ORDER_ESCAPE_MS default: 50 ms */
+static int enabled;
+static _Atomic unsigned long long *epoch;
+
+void vr_order_init(void *segment, int rank, const int *sib, int nsib)
+{
+	shm = segment;
+	me = rank;
+	nranks = (int)shm->nranks;
+	siblings = (int *)sib;
+	nsiblings = nsib;
+	epoch = &shm->order_epoch;
+	enabled = 1;
+	const char *e = getenv("HETLAUNCH_VORDER");   /* "0": off, for measuring */
+	if (e && e[0] == '0')
+		enabled = 0;
+	const char *m = getenv("HETLAUNCH_VORDER_ESCAPE_MS");
+	if (m && atol(m) > 0)
+		escape_ns = atol(m) * 1000000L;
+}
+
+static void bump(void)
+{
+	atomic_fetch_add_explicit(epoch, 1, memory_order_seq_cst);
+}
+
+static void lock(_Atomic int *l)
+{
+	while (atomic_exchange_explicit(l, 1, memory_order_acquire))
+		sched_yield();
+}
+
+static void unlock(_Atomic int *l)
+{
+	atomic_store_explicit(l, 0, memory_order_release);
+}
+
+static unsigned long long real_ns(void)
+{
+	struct timespec ts;
+	vr_real_clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+/* ---- pending messages ----------------------------------------------------- */
+
+void vr_order_sent(int dest, int chan, int stag, unsigned long long arrival)
+{
+	if (!enabled || chan < 0 || dest < 0 || dest >= nranks)
+		return;
+	vr_order *o = &shm->order[dest];
+	lock(&o->lock);
+	if (o->npending < VR_PENDING_CAP)
+		o->pending[o->npending++] = (vr_pending){ arrival, chan, me, stag, 0 };
+	else
+		atomic_fetch_add(&o->overflow, 1u);
+	unlock(&o->lock);
+	bump();
+}
+
+void vr_order_received(int src, int chan, int stag, unsigned long long arrival)
+{
+	if (!enabled || chan < 0)
+		return;
+	vr_order *o = &shm->order[me];
+	lock(&o->lock);
+	for (uint32_t k = 0; k < o->npending; k++) {
+		vr_pending *p = &o->pending[k];
+		if (p->src == src && p->chan == chan && p->stag == stag && p->arrival == arrival) {
+			o->pending[k] = o->pending[--o->npending];
+			break;
+		}
+	}
+	unlock(&o->lock);
+}
+
+/* ---- blocked ranks -------------------------------------------------------- */
+
+void vr_order_block(const vr_pattern *pat, int npat)
+{
+	if (!enabled || npat <= 0 || npat > VR_WAIT_PATTERNS)
+		return;
+	vr_order *o = &shm->order[me];
+	lock(&o->lock);
+	for (int k = 0; k < npat; k++)
+		o->pat[k] = pat[k];
+	o->npat = (uint32_t)npat;
+	atomic_store(&o->blocked, 1);
+	unlock(&o->lock);
+}
+
+void vr_order_unblock(void)
+{
+	if (!enabled)
+		return;
+	atomic_store(&shm->order[me].blocked, 0);
+}
+
+void vr_order_done(void)
+{
+	if (shm != NULL && me >= 0) {
+		atomic_store(&shm->order[me].done, 1);
+	}
+}
+
+static int matches(const vr_pattern *q, const vr_pending *p)
+{
+	return q->chan == p->chan && (q->src < 0 || q->src == p->src) &&
+	       (q->stag < 0 || q->stag == p->stag);
+}
+
+/* ---- one snapshot of every rank's bound ----------------------------------- */
+
+typedef struct {
+	unsigned long long vt;
+	unsigned long long wake;   /* blocked: earliest matching pending; INF */
+	int blocked, done;
+} rank_state;
+
+static rank_state *snap;
+
+/* A bound with the rank whose event it is: events at one virtual time are
+ * ordered by rank (vorder.c's tie rule), and a blocked rank woken by
+ * another's message books after that rank's event. */
+typedef struct {
+	unsigned long long t;
+	int rank;
+} event;
+
+static int before(event a, event b)
+{
+	return a.t < b.t || (a.t == b.t && a.rank < b.rank);
+}
+
+/* Reads every rank (the clocks first: a clock read earlier is lower, so
+ * never too high) into *G, the earliest event of a message not sent yet,
+ * the calling rank's excepted.  Returns -1 if a bound may have dropped
+ * during the reading (the snapshot is then not used to go ahead). */
+static int take_snapshot(event *G)
+{
+	if (snap == NULL && (snap = calloc((size_t)nranks, sizeof *snap)) == NULL)
+		return -1;
+	unsigned long long e0 = atomic_load_explicit(epoch, memory_order_seq_cst);
+	for (int r = 0; r < nranks; r++)
+		snap[r].vt = atomic_load_explicit(&shm->rank_vt[r], memory_order_acquire);
+	event g = { INF, nranks };
+	for (int r = 0; r < nranks; r++) {
+		vr_order *o = &shm->order[r];
+		rank_state *s = &snap[r];
+		s->done = atomic_load(&o->done);
+		s->blocked = 0;
+		s->wake = INF;
+		if (s->done)
+			continue;
+		lock(&o->lock);
+		s->blocked = atomic_load(&o->blocked);
+		if (s->blocked) {
+			for (uint32_t k = 0; k < o->npending; k++)
+				for (uint32_t j = 0; j < o->npat; j++)
+					if (matches(&o->pat[j], &o->pending[k]) &&
+					    o->pending[k].arrival < s->wake)
+						s->wake = o->pending[k].arrival;
+			if (atomic_load(&o->overflow))
+				s->wake = 0;   /* lost entries: it may wake at any time */
+		}
+		unlock(&o->lock);
+		if (r == me)
+			continue;
+		event term = { s->vt, r };
+		if (s->blocked)
+			term.t = s->wake == INF ? INF : s->wake > s->vt ? s->wake : s->vt;
+		if (before(term, g))
+			g = term;
+	}
+	*G = g;
+	return atomic_load_explicit(epoch, memory_order_seq_cst) == e0 ? 0 : -1;
+}
+
+/* The earliest event rank r may still have, in the snapshot. */
+static event bound(int r, event G)
+{
+	const rank_state *s = &snap[r];
+	event own = { s->vt, r };
+	if (s->done)
+		return (event){ INF, nranks };
+	if (!s->blocked)
+		return own;
+	event w = { s->wake, r };
+	if (before(G, w))
+		w = G;
+	return before(own, w) ? w : own;
+}
+
+/* Is rank r past the event (t, tie): can it no longer do anything before
+ * it?  (An equal bound is the event's own rank's: what it does next comes
+ * after.) */
+static int past(int r, event G, unsigned long long t, int tie)
+{
+	return !before(bound(r, G), (event){ t, tie });
+}
+
+static int all_past(unsigned long long ready, int all)
+{
+	event G;
+	if (take_snapshot(&G) < 0)
+		return 0;
+	int n = all ? nranks : nsiblings;
+	for (int k = 0; k < n; k++) {
+		int r = all ? k : siblings[k];
+		if (r != me && !past(r, G, ready, me))
+			return 0;
+	}
+	return 1;
+}
+
+/* One step of waiting: yield first, then nap on our wake word (a message
+ * to us ends the nap), never long: the rank we wait for is usually about
+ * to move. */
+static void nap(unsigned *iter)
+{
+	vr_bsend_progress();   /* our buffered sends move while we wait */
+	unsigned i = (*iter)++;
+	if (i < 8) {
+		sched_yield();
+		return;
+	}
+	long ns = 10000L << (i - 8 < 4 ? i - 8 : 4);   /* 10 .. 160 us */
+	struct timespec ts = { 0, ns };
+	nanosleep(&ts, NULL);
+}
+
+static void escaped(void)
+{
+	atomic_fetch_add(&shm->out_of_order, 1);
+}
+
+#include <stdio.h>
+static void debug_escape(unsigned long long ready, int all)
+{
+	if (!getenv("HETLAUNCH_VORDER_DEBUG"))
+		return;
+	event G;
+	int cons = take_snapshot(&G);
+	fprintf(stderr, "vorder: %d at %llu all %d consistent %d G %llu/%d nsib %d\n", me, ready, all, cons, G.t, G.rank, nsiblings);
+	for (int r = 0; r < nranks; r++) {
+		vr_order *o = &shm->order[r];
+		fprintf(stderr, "vorder: %d at %llu: rank %d machine %d vt %llu blocked %d doing %d npat %u pat0 %d/%d/%d npend %u",
+		        me, ready, r, shm->rank_machine[r], snap[r].vt, snap[r].blocked, atomic_load(&o->doing),
+		        o->npat, o->pat[0].chan, o->pat[0].src, o->pat[0].stag, o->npending);
+		for (uint32_t k = 0; k < o->npending; k++)
+			fprintf(stderr, " [%llu %d/%d/%d]", o->pending[k].arrival, o->pending[k].chan,
+			        o->pending[k].src, o->pending[k].stag);
+		fprintf(stderr, "\n");
+	}
+	int n = all ? nranks : nsiblings;
+	for (int k = 0; k < n; k++) {
+		int r = all ? k : siblings[k];
+		if (r != me && !past(r, G, ready, me))
+			fprintf(stderr, "vorder: %d at %llu waits for %d: vt %llu blocked %d wake %llu G %llu/%d doing %d\n",
+			        me, ready, r, snap[r].vt, snap[r].blocked, snap[r].wake, G.t, G.rank,
+			        atomic_load(&shm->order[r].doing));
+	}
+}
+
+void vr_order_book(unsigned long long ready, int all)
+{
+	if (!enabled)
+		return;
+	if (!all && nsiblings <= 1)
+		return;
+	unsigned iter = 0;
+	unsigned long long t0 = 0;
+	atomic_store(&shm->order[me].doing, 1);
+	int dbg = 0;
+	while (!all_past(ready, all)) {
+		unsigned long long now = real_ns();
+		if (t0 == 0)
+			t0 = now;
+		else if (now - t0 > 1000000000ull && !dbg) {
+			dbg = 1;
+			debug_escape(ready, all);
+		} else if (now - t0 > (unsigned long long)escape_ns) {
+			escaped();
+			break;
+		}
+		nap(&iter);
+	}
+	atomic_store(&shm->order[me].doing, 0);
+}
+
+void vr_order_doing(int what)
+{
+	if (shm != NULL && me >= 0)
+		atomic_store(&shm->order[me].doing, what);
+}
+
+/* ---- wildcard receives ---------------------------------------------------- */
+
+int vr_order_enabled(void)
+{
+	return enabled;
+}
+
+/* The earliest matching pending message for us, and whether no other rank
+ * can still send one that arrives before it.  Returns 1 (chosen, safe),
+ * 0 (not yet), -1 (nothing pending). */
+int vr_order_pick(int chan, int stag, int *src, int *tag, int *safe)
+{
+	event G;
+	int consistent = take_snapshot(&G) == 0;
+	vr_order *o = &shm->order[me];
+	vr_pattern q = { chan, -1, stag };
+	unsigned long long best = INF;
+	int bsrc = -1, btag = -1;
+	lock(&o->lock);
+	for (uint32_t k = 0; k < o->npending; k++) {
+		const vr_pending *p = &o->pending[k];
+		if (matches(&q, p) && (p->arrival < best || (p->arrival == best && p->src < bsrc))) {
+			best = p->arrival;
+			bsrc = p->src;
+			btag = p->stag;
+		}
+	}
+	unlock(&o->lock);
+	if (bsrc < 0)
+		return -1;
+	*src = bsrc;
+	*tag = btag;
+	*safe = consistent;
+	for (int r = 0; r < nranks && *safe; r++)
+		if (r != me && r != bsrc && !past(r, G, best, bsrc))
+			*safe = 0;
+	/* the chosen sender's next message comes after this one */
+	return 1;
+}
+
+int vr_order_escape_due(unsigned long long *t0)
+{
+	unsigned long long now = real_ns();
+	if (*t0 == 0) {
+		*t0 = now;
+		return 0;
+	}
+	if (now - *t0 > (unsigned long long)escape_ns) {
+		escaped();
+		return 1;
+	}
+	return 0;
+}
+
+void vr_order_nap(unsigned *iter)
+{
+	nap(iter);
+}
