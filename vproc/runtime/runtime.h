@@ -119,6 +119,7 @@ void vr_order_block(const vr_pattern *pat, int npat);
 void vr_order_unblock(void);
 void vr_order_done(void);
 void vr_order_doing(int what);
+void vr_order_computing(int yes);   /* emu.c: between MPI calls or not */
 int vr_order_pick(int chan, int stag, int *src_world, int *stag_out, int *safe);
 int vr_order_escape_due(unsigned long long *t0);
 void vr_order_nap(unsigned *iter);

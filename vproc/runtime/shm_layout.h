@@ -75,6 +75,8 @@ typedef struct {
 	_Atomic int done;            /* past its last booking (MPI_Finalize) */
 	_Atomic int doing;           /* for HETLAUNCH_VORDER_DEBUG: 1 ordering,
 	                              * 2 a wait with no receive named */
+	_Atomic int computing;       /* between two MPI calls (emu.c): it will
+	                              * come back, nothing is stuck */
 	uint32_t npat;
 	vr_pattern pat[VR_WAIT_PATTERNS];
 	vr_pending pending[VR_PENDING_CAP];

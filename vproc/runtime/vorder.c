@@ -36,10 +36,11 @@
  * finishing never lower a bound below what a snapshot may have read.
  *
  * Liveness: MPI can make a rank wait for another in ways the clocks do not
- * see (a large send waits for its receive to be posted, while the
- * receiver waits here for the sender's clock to move), so a booking that
- * waited VR_ORDER_ESCAPE_MS of real time goes ahead out of order; such
- * bookings are counted (report: emulation.out_of_order).
+ * see (a synchronous send waits for its receive to be posted, a rank spins
+ * in MPICH's Comm_dup for the other members), so when every rank has been
+ * inside an MPI call for 100 ms of real time (HETLAUNCH_VORDER_ESCAPE_MS)
+ * with the order still not allowing the booking, it goes ahead out of
+ * order; such bookings are counted (report: emulation.out_of_order).
  *
  * Wildcard receives (MPI_Recv from MPI_ANY_SOURCE, p2p.c): the pending
  * message with the earliest arrival (ties: the lowest source), taken once
@@ -58,7 +59,7 @@
 static vr_shm *shm;
 static int me = -1, nranks;
 static int *siblings, nsiblings;
-static long escape_ns = 50000000L;   /* VR_ORDER_ESCAPE_MS default: 50 ms */
+static long escape_ns = 100000000L;  /* HETLAUNCH_VORDER_ESCAPE_MS: 100 ms */
 static int enabled;
 static _Atomic unsigned long long *epoch;
 
@@ -289,6 +290,24 @@ static void nap(unsigned *iter)
 	nanosleep(&ts, NULL);
 }
 
+/* The escape's clock runs only while every rank is inside an MPI call
+ * (or done): while one computes, the run is moving and waiting for it is
+ * the order, however long its compute takes on a loaded computer. */
+static int someone_computing(void)
+{
+	for (int r = 0; r < nranks; r++)
+		if (r != me && atomic_load_explicit(&shm->order[r].computing, memory_order_relaxed) &&
+		    !atomic_load_explicit(&shm->order[r].done, memory_order_relaxed))
+			return 1;
+	return 0;
+}
+
+void vr_order_computing(int yes)
+{
+	if (enabled)
+		atomic_store_explicit(&shm->order[me].computing, yes, memory_order_relaxed);
+}
+
 static void escaped(void)
 {
 	atomic_fetch_add(&shm->out_of_order, 1);
@@ -334,7 +353,7 @@ void vr_order_book(unsigned long long ready, int all)
 	int dbg = 0;
 	while (!all_past(ready, all)) {
 		unsigned long long now = real_ns();
-		if (t0 == 0)
+		if (t0 == 0 || someone_computing())
 			t0 = now;
 		else if (now - t0 > 1000000000ull && !dbg) {
 			dbg = 1;
@@ -397,7 +416,7 @@ int vr_order_pick(int chan, int stag, int *src, int *tag, int *safe)
 int vr_order_escape_due(unsigned long long *t0)
 {
 	unsigned long long now = real_ns();
-	if (*t0 == 0) {
+	if (*t0 == 0 || someone_computing()) {
 		*t0 = now;
 		return 0;
 	}
