@@ -53,6 +53,7 @@
 
 #include "runtime.h"
 #include "shm_layout.h"
+#include "vclock.h"
 
 #define INF (~0ull)
 
@@ -170,33 +171,16 @@ static int matches(const vr_pattern *q, const vr_pending *p)
 	       (q->stag < 0 || q->stag == p->stag);
 }
 
-/* ---- one snapshot of every rank's bound ----------------------------------- */
+/* ---- one snapshot of every rank's bound -----------------------------------
+ * The arithmetic is pure (vproc/vorder.c, tested in tests/test_vclock.c). */
 
-typedef struct {
-	unsigned long long vt;
-	unsigned long long wake;   /* blocked: earliest matching pending; INF */
-	int blocked, done;
-} rank_state;
-
-static rank_state *snap;
-
-/* A bound with the rank whose event it is: events at one virtual time are
- * ordered by rank (vorder.c's tie rule), and a blocked rank woken by
- * another's message books after that rank's event. */
-typedef struct {
-	unsigned long long t;
-	int rank;
-} event;
-
-static int before(event a, event b)
-{
-	return a.t < b.t || (a.t == b.t && a.rank < b.rank);
-}
+typedef vproc_event event;
+static vproc_order_rank *snap;
 
 /* Reads every rank (the clocks first: a clock read earlier is lower, so
- * never too high) into *G, the earliest event of a message not sent yet,
- * the calling rank's excepted.  Returns -1 if a bound may have dropped
- * during the reading (the snapshot is then not used to go ahead). */
+ * never too high) into snap and *G, the earliest event of a message not
+ * sent yet, the calling rank's excepted.  Returns -1 if a registration
+ * happened during the reading (the snapshot is then not used to go on). */
 static int take_snapshot(event *G)
 {
 	if (snap == NULL && (snap = calloc((size_t)nranks, sizeof *snap)) == NULL)
@@ -204,10 +188,9 @@ static int take_snapshot(event *G)
 	unsigned long long e0 = atomic_load_explicit(epoch, memory_order_seq_cst);
 	for (int r = 0; r < nranks; r++)
 		snap[r].vt = atomic_load_explicit(&shm->rank_vt[r], memory_order_acquire);
-	event g = { INF, nranks };
 	for (int r = 0; r < nranks; r++) {
 		vr_order *o = &shm->order[r];
-		rank_state *s = &snap[r];
+		vproc_order_rank *s = &snap[r];
 		s->done = atomic_load(&o->done);
 		s->blocked = 0;
 		s->wake = INF;
@@ -225,39 +208,14 @@ static int take_snapshot(event *G)
 				s->wake = 0;   /* lost entries: it may wake at any time */
 		}
 		unlock(&o->lock);
-		if (r == me)
-			continue;
-		event term = { s->vt, r };
-		if (s->blocked)
-			term.t = s->wake == INF ? INF : s->wake > s->vt ? s->wake : s->vt;
-		if (before(term, g))
-			g = term;
 	}
-	*G = g;
+	*G = vproc_order_horizon(snap, nranks, me);
 	return atomic_load_explicit(epoch, memory_order_seq_cst) == e0 ? 0 : -1;
 }
 
-/* The earliest event rank r may still have, in the snapshot. */
-static event bound(int r, event G)
-{
-	const rank_state *s = &snap[r];
-	event own = { s->vt, r };
-	if (s->done)
-		return (event){ INF, nranks };
-	if (!s->blocked)
-		return own;
-	event w = { s->wake, r };
-	if (before(G, w))
-		w = G;
-	return before(own, w) ? w : own;
-}
-
-/* Is rank r past the event (t, tie): can it no longer do anything before
- * it?  (An equal bound is the event's own rank's: what it does next comes
- * after.) */
 static int past(int r, event G, unsigned long long t, int tie)
 {
-	return !before(bound(r, G), (event){ t, tie });
+	return vproc_order_past(snap, r, G, (event){ t, tie });
 }
 
 static int all_past(unsigned long long ready, int all)
