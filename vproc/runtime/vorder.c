@@ -48,6 +48,7 @@
  */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -232,9 +233,8 @@ static int all_past(unsigned long long ready, int all)
 	return 1;
 }
 
-/* One step of waiting: yield first, then nap on our wake word (a message
- * to us ends the nap), never long: the rank we wait for is usually about
- * to move. */
+/* One step of waiting: yield first, then short naps (10-160 us): the rank
+ * we wait for is usually about to move, and a nap leaves it the core. */
 static void nap(unsigned *iter)
 {
 	vr_bsend_progress();   /* our buffered sends move while we wait */
@@ -271,7 +271,10 @@ static void escaped(void)
 	atomic_fetch_add(&shm->out_of_order, 1);
 }
 
-#include <stdio.h>
+/* HETLAUNCH_VORDER_DEBUG=1: a booking that has waited 1 s prints the
+ * snapshot (every rank's clock, state, patterns and pending messages) and
+ * the ranks it waits for to stderr, the run's log: how the cycles that
+ * buffered sends and eager shadows removed were found. */
 static void debug_escape(unsigned long long ready, int all)
 {
 	if (!getenv("HETLAUNCH_VORDER_DEBUG"))
