@@ -233,8 +233,10 @@ static int all_past(unsigned long long ready, int all)
 	return 1;
 }
 
-/* One step of waiting: yield first, then short naps (10-160 us): the rank
- * we wait for is usually about to move, and a nap leaves it the core. */
+/* One step of waiting: yield first, then naps doubling from 10 to 640 us:
+ * the rank we wait for is usually about to move, and a nap leaves it the
+ * core (with 96 ranks on 2 cores, naps capped at 160 us made the waiting
+ * ranks' snapshots take most of the processor). */
 static void nap(unsigned *iter)
 {
 	vr_bsend_progress();   /* our buffered sends move while we wait */
@@ -243,7 +245,7 @@ static void nap(unsigned *iter)
 		sched_yield();
 		return;
 	}
-	long ns = 10000L << (i - 8 < 4 ? i - 8 : 4);   /* 10 .. 160 us */
+	long ns = 10000L << (i - 8 < 6 ? i - 8 : 6);   /* 10 .. 640 us */
 	struct timespec ts = { 0, ns };
 	nanosleep(&ts, NULL);
 }
