@@ -134,8 +134,8 @@ fi
 # cpu_time: false: only the DGEMMs are charged, not the start-up around them.
 exec_yaml share "a:1,b:1" 4 "{mflops: 1000, cycle_time: 1, clock: virtual, cpu_time: false}" share 10 100
 if run share; then
-	# from the first start to the last end (which sibling starts first
-	# is real order: vclock.c)
+	# from the first start to the last end (which sibling goes first
+	# is decided by the clocks and ranks: vorder.c)
 	t=$(awk '$1 == "vclock" { split($6, s, "="); split($7, e, "=");
 		if (lo == "" || s[2] < lo) lo = s[2]; if (e[2] > hi) hi = e[2] }
 		END { print hi - lo }' "$tmp/run-share/log.txt")
