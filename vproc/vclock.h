@@ -8,11 +8,12 @@
  * machine's processor (its virtual processes share it, 000 s2), a
  * machine's port (the one-port model, 003 s2.2) or the shared bus (000 s5).
  * It is a sorted array of disjoint busy intervals [start, end) in ns.
- * Bookings arrive in real order, not in virtual order, so a booking fills
- * the earliest free time at or after its own clock: a rank that is behind
- * in virtual time but late in real time still finds the gaps the others
- * left (only the share-out of truly overlapping demands depends on the
- * real order; the total busy time does not).
+ * A booking fills the earliest free time at or after its own clock, so a
+ * booking that comes late still finds the gaps the others left.  The
+ * runtime makes bookings come in virtual-time order (vproc_order_* below,
+ * issues 16 and 14), which decides the share-out of overlapping demands;
+ * out of order (its real-time escape), only that share-out changes, not
+ * the total busy time.
  *
  * Pure: the runtime (vproc/runtime/vclock.c) keeps the calendars in shared
  * memory under a lock.

@@ -145,6 +145,8 @@ static void wildcard_choose(MPI_Comm comm, int *source, int *tag)
 		int got = vr_order_pick(chan, stag, &w, &t, &safe);
 		int late = vr_order_escape_due(&t0);
 		if (got == 1 && (safe || late)) {
+			if (!safe)
+				vr_order_escaped();
 			int r = vr_comm_rank_of(comm, w);
 			if (r >= 0) {
 				*source = r;
@@ -155,8 +157,10 @@ static void wildcard_choose(MPI_Comm comm, int *source, int *tag)
 		if (late) {
 			int flag = 0;
 			MPI_Status st;
-			if (PMPI_Iprobe(MPI_ANY_SOURCE, *tag, comm, &flag, &st) == MPI_SUCCESS && flag)
-				break;   /* MPI's choice, counted out of order */
+			if (PMPI_Iprobe(MPI_ANY_SOURCE, *tag, comm, &flag, &st) == MPI_SUCCESS && flag) {
+				vr_order_escaped();   /* MPI's choice, out of order */
+				break;
+			}
 			t0 = 0;
 		}
 		vr_order_nap(&iter);

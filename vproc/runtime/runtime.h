@@ -121,7 +121,8 @@ void vr_order_done(void);
 void vr_order_doing(int what);
 void vr_order_computing(int yes);   /* emu.c: between MPI calls or not */
 int vr_order_pick(int chan, int stag, int *src_world, int *stag_out, int *safe);
-int vr_order_escape_due(unsigned long long *t0);
+int vr_order_escape_due(unsigned long long *t0);   /* the escape's time came */
+void vr_order_escaped(void);                        /* counts one */
 void vr_order_nap(unsigned *iter);
 
 /* placement.c: the rank's host on stderr (HETLAUNCH_PLACEMENT=1) */
