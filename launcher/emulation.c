@@ -322,6 +322,9 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 		for (size_t i = 0; i < e->nmachines; i++)
 			dropped += s->cpu_cal[i].dropped + s->port_cal[i].dropped;
 		jw_key(w, "unstamped"); jw_uint(w, (size_t)atomic_load(&s->unstamped));
+		/* bookings that gave up waiting for virtual-time order
+		 * (vproc/runtime/vorder.c): 0 for a deterministic run */
+		jw_key(w, "out_of_order"); jw_uint(w, (size_t)atomic_load(&s->out_of_order));
 		jw_key(w, "calendar_dropped"); jw_uint(w, (size_t)dropped);
 	}
 	jw_key(w, "machines");

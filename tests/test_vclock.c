@@ -1,7 +1,8 @@
 /*
  * test_vclock.c -- the virtual clock's arithmetic (vproc/vclock.c, issue
  * 16): contention on a port and on a bus, siblings sharing a processor,
- * message stamps.
+ * message stamps; the bounds of booking in virtual-time order
+ * (vproc/vorder.c, issues 16 and 14).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -142,6 +143,86 @@ static void forget_and_overflow(void **state)
 	assert_int_equal(b[3].start, 600);
 }
 
+/* ---- booking in virtual-time order (vproc/vorder.c) ---------------------- */
+
+#define RUN(v) { (v), VPROC_NEVER, 0, 0 }
+#define BLOCKED(v, w) { (v), (w), 1, 0 }
+
+static int past_at(const vproc_order_rank *s, int n, int me, int r, unsigned long long t, int tie)
+{
+	vproc_event g = vproc_order_horizon(s, n, me);
+	return vproc_order_past(s, r, g, (vproc_event){ t, tie });
+}
+
+/* A running rank holds back every booking after its clock; at the same
+ * time the lower rank goes first. */
+static void running_ranks_by_clock_then_rank(void **state)
+{
+	(void)state;
+	vproc_order_rank s[3] = { RUN(100), RUN(200), RUN(200) };
+	assert_false(past_at(s, 3, 1, 0, 200, 1));   /* 0 is at 100 < 200 */
+	assert_true(past_at(s, 3, 0, 1, 100, 0));    /* 1 is at 200 > 100 */
+	assert_true(past_at(s, 3, 1, 2, 200, 1));    /* tie: 2 > 1 */
+	assert_false(past_at(s, 3, 2, 1, 200, 2));   /* tie: 1 < 2 goes first */
+	s[0].done = 1;
+	assert_true(past_at(s, 3, 1, 0, 200, 1));    /* finished: never books */
+}
+
+/* A rank blocked in a receive with nothing it matches pending wakes only
+ * on a message not sent yet: after the others' clocks, so it holds no one
+ * back below them, however low its own clock; a matching pending message
+ * that arrives earlier than the booking does hold it. */
+static void blocked_rank_bounded_by_its_messages(void **state)
+{
+	(void)state;
+	vproc_order_rank s[3] = { BLOCKED(10, VPROC_NEVER), RUN(500), RUN(300) };
+	assert_true(past_at(s, 3, 2, 0, 300, 2));    /* wakes >= 500 (rank 1) */
+	assert_false(past_at(s, 3, 2, 0, 600, 2));   /* rank 1 may wake it at 500 */
+	s[0].wake = 250;                              /* its message is pending */
+	assert_false(past_at(s, 3, 2, 0, 300, 2));
+	assert_true(past_at(s, 3, 2, 0, 200, 2));
+	/* every other rank blocked with nothing pending: nothing can happen */
+	vproc_order_rank t[3] = { BLOCKED(10, VPROC_NEVER), BLOCKED(20, VPROC_NEVER), RUN(900) };
+	assert_true(past_at(t, 3, 2, 0, 900, 2));
+	assert_int_equal(vproc_order_horizon(t, 3, 2).t, VPROC_NEVER);
+}
+
+/* The case that hung the LU before events carried their rank: ranks 2 and 4
+ * at 1000 want to book, rank 0 is blocked with nothing pending.  Rank 0
+ * can only be woken by rank 4's message (after rank 4's event (1000, 4)),
+ * so for rank 2 it is past; for rank 4 it is bounded by rank 2's event
+ * (1000, 2) and holds it, as rank 2 does: rank 2 goes first. */
+static void blocked_rank_woken_after_its_waker(void **state)
+{
+	(void)state;
+	vproc_order_rank s[5] = { BLOCKED(500, VPROC_NEVER), RUN(5000), RUN(1000), RUN(5000), RUN(1000) };
+	assert_true(past_at(s, 5, 2, 0, 1000, 2));
+	assert_true(past_at(s, 5, 2, 4, 1000, 2));
+	assert_false(past_at(s, 5, 4, 0, 1000, 4));
+	assert_false(past_at(s, 5, 4, 2, 1000, 4));
+}
+
+/* A wildcard receive's candidate (arrival 700 from rank 1): a rank whose
+ * bound is rank 1's own event does not steal it; a rank that can still
+ * send earlier, or at 700 from a lower rank, does. */
+static void wildcard_candidate(void **state)
+{
+	(void)state;
+	vproc_order_rank s[4] = { BLOCKED(100, 700), RUN(700), BLOCKED(50, VPROC_NEVER), RUN(900) };
+	vproc_event g = vproc_order_horizon(s, 4, 0);
+	vproc_event cand = { 700, 1 };
+	assert_true(vproc_order_past(s, 2, g, cand));    /* woken by rank 1 at >= 700 */
+	assert_true(vproc_order_past(s, 3, g, cand));
+	s[3].vt = 650;
+	g = vproc_order_horizon(s, 4, 0);
+	assert_false(vproc_order_past(s, 3, g, cand));   /* may send at 650 */
+	s[3].vt = 700;
+	vproc_order_rank t[4] = { BLOCKED(100, 700), RUN(700), RUN(700), RUN(900) };
+	g = vproc_order_horizon(t, 4, 0);
+	vproc_event cand2 = { 700, 2 };
+	assert_false(vproc_order_past(t, 1, g, cand2));  /* rank 1 may send at (700, 1) */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +232,10 @@ int main(void)
 		cmocka_unit_test(bus_contention),
 		cmocka_unit_test(message_stamps),
 		cmocka_unit_test(forget_and_overflow),
+		cmocka_unit_test(running_ranks_by_clock_then_rank),
+		cmocka_unit_test(blocked_rank_bounded_by_its_messages),
+		cmocka_unit_test(blocked_rank_woken_after_its_waker),
+		cmocka_unit_test(wildcard_candidate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,8 +6,9 @@
 #     (tests/mpi/vclock.c), on a switch and on a bus;
 #   * MPI_Wtime and clock_gettime read the same virtual clock;
 #   * the MPI patterns BLACS uses give bit-identical results under it;
-#   * determinism: an emulated lhpc LU (hl-driver) twice, once beside a CPU
-#     hog, within 1%;
+#   * wildcard receives take the message that arrives first in virtual time;
+#   * determinism: an emulated lhpc LU (hl-driver) three times, once beside a
+#     CPU hog, within 0.5% (bit-identical when nothing escaped the order);
 #   * the same LU under the real-time clock, within 5%;
 #   * bad values of clock: exit 2 at line:col;
 #   * a job whose ranks did not load the runtime fails (exit 1).
@@ -133,8 +134,8 @@ fi
 # cpu_time: false: only the DGEMMs are charged, not the start-up around them.
 exec_yaml share "a:1,b:1" 4 "{mflops: 1000, cycle_time: 1, clock: virtual, cpu_time: false}" share 10 100
 if run share; then
-	# from the first start to the last end (which sibling starts first
-	# is real order: vclock.c)
+	# from the first start to the last end (which sibling goes first
+	# is decided by the clocks and ranks: vorder.c)
 	t=$(awk '$1 == "vclock" { split($6, s, "="); split($7, e, "=");
 		if (lo == "" || s[2] < lo) lo = s[2]; if (e[2] > hi) hi = e[2] }
 		END { print hi - lo }' "$tmp/run-share/log.txt")
@@ -168,6 +169,27 @@ for coll in bcast:0.1001 allreduce:0.202; do
 		bad "${coll%%:*}: exit"; cat "$tmp/${coll%%:*}.err"
 	fi
 done
+
+# wildcard receives in virtual order (issue 14, vorder.c): rank 1 sends
+# after a DGEMM of order 200 (16 ms at 1000 Mflop/s), rank 2 after one of
+# order 50 and 300 ms of real sleep (not charged): rank 0's two
+# MPI_ANY_SOURCE receives take rank 2's message first, which arrives first
+# in virtual time though last in real time.  With the ordering off
+# (HETLAUNCH_VORDER=0) MPI's real order shows: rank 1 first.
+exec_yaml wild "a:1,b:1,c:1" 3 "{mflops: 1000, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: virtual, cpu_time: false}" wildcard 200
+wild_order() { awk '$1 == "vclock-wildcard" { print $2, $3 }' "$tmp/run-$1/log.txt"; }
+run wild
+if [ "$(wild_order wild)" = "first=2 second=1" ]; then
+	ok "wildcard receives in virtual order: $(wild_order wild) (the later in real time, earlier in virtual time, first)"
+else
+	bad "wildcard receives: '$(wild_order wild)', want first=2 second=1"; cat "$tmp/wild.err"
+fi
+HETLAUNCH_VORDER=0 run_to wild wild-off
+if [ "$(wild_order wild-off)" = "first=1 second=2" ]; then
+	ok "the wildcard test can fail: with the ordering off, real order: $(wild_order wild-off)"
+else
+	bad "wildcard with the ordering off: '$(wild_order wild-off)', want first=1 second=2"
+fi
 
 # --- 2. patterns: bit-identical under the virtual clock -----------------------
 mkdir -p "$tmp/plain" "$tmp/virt"
@@ -223,12 +245,17 @@ if run luv && run_to luv luv2; then
 	kill "$hog"; hog=""
 	a=$(lu_time "$tmp/run-luv"); b=$(lu_time "$tmp/run-luv2"); c=$(lu_time "$tmp/run-luv3")
 	spread=$(python3 -c "import sys; v=[float(x) for x in sys.argv[1:]]; print('%.4f' % ((max(v)-min(v))/min(v)))" "$a" "$b" "$c")
-	# 1% is the issue's target; what the real-order bookings allow is
-	# about 2% (README, "The virtual clock"): the test holds that.
-	if awk -v s="$spread" 'BEGIN { exit !(s <= 0.03) }'; then
-		ok "lhpc LU n=$N, virtual clock, cpu_time: false: $a, $b, $c s (the last beside a CPU hog): spread $spread"
+	# Bookings in virtual-time order (vorder.c) make the runs
+	# bit-identical (measured: 0.820995 s every time, at load 10 to 30 on
+	# this 2-core machine, beside the hog too).  0.5% leaves room for a
+	# booking the real-time escape let through out of order on a machine
+	# loaded beyond that (counted in emulation.out_of_order, printed here);
+	# it was 5.3% on CI before the ordering, 1% is the issue's target.
+	ooo=$(for d in luv luv2 luv3; do python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['emulation']['out_of_order'])" "$tmp/run-$d/report.json"; done | paste -sd,)
+	if awk -v s="$spread" 'BEGIN { exit !(s <= 0.005) }'; then
+		ok "lhpc LU n=$N, virtual clock, cpu_time: false: $a, $b, $c s (the last beside a CPU hog): spread $spread, out of order $ooo"
 	else
-		bad "lhpc LU n=$N virtual: $a, $b, $c s: spread $spread above 3%"
+		bad "lhpc LU n=$N virtual: $a, $b, $c s: spread $spread above 0.5% (out of order $ooo)"
 	fi
 else
 	bad "lhpc LU under the virtual clock: exit"; cat "$tmp/luv.err"

@@ -8,11 +8,12 @@
  * machine's processor (its virtual processes share it, 000 s2), a
  * machine's port (the one-port model, 003 s2.2) or the shared bus (000 s5).
  * It is a sorted array of disjoint busy intervals [start, end) in ns.
- * Bookings arrive in real order, not in virtual order, so a booking fills
- * the earliest free time at or after its own clock: a rank that is behind
- * in virtual time but late in real time still finds the gaps the others
- * left (only the share-out of truly overlapping demands depends on the
- * real order; the total busy time does not).
+ * A booking fills the earliest free time at or after its own clock, so a
+ * booking that comes late still finds the gaps the others left.  The
+ * runtime makes bookings come in virtual-time order (vproc_order_* below,
+ * issues 16 and 14), which decides the share-out of overlapping demands;
+ * out of order (its real-time escape), only that share-out changes, not
+ * the total busy time.
  *
  * Pure: the runtime (vproc/runtime/vclock.c) keeps the calendars in shared
  * memory under a lock.
@@ -76,5 +77,46 @@ unsigned long long vproc_vclock_message(vproc_calendar *port_cal, unsigned long 
 
 /* The receiver's clock after the message is in: max(clock, arrival). */
 unsigned long long vproc_vclock_receive(unsigned long long clock, unsigned long long arrival);
+
+/*
+ * Booking in virtual-time order (vproc/vorder.c; the runtime's
+ * vproc/runtime/vorder.c keeps the states in shared memory).  An event is a
+ * virtual time and the rank whose event it is: events at one time go by
+ * rank.  A rank books a calendar at (ready, me) only when every rank that
+ * may book it is past that event.
+ */
+typedef struct {
+	unsigned long long t;
+	int rank;
+} vproc_event;
+
+typedef struct {
+	unsigned long long vt;    /* its clock: it books and sends at or after it */
+	unsigned long long wake;  /* blocked: the earliest arrival among the
+	                           * pending messages its receive matches, or
+	                           * ~0ull if none */
+	int blocked;              /* waiting in a receive: only a message ends it */
+	int done;                 /* past its last booking */
+} vproc_order_rank;
+
+#define VPROC_NEVER (~0ull)
+
+/* a before b: earlier, or at the same time by a lower rank */
+int vproc_event_before(vproc_event a, vproc_event b);
+
+/* The earliest event of a message not sent yet: the running ranks' clocks
+ * and the blocked ranks' matching pending arrivals, rank `me` excepted (what
+ * it sends comes after the event it is deciding).  {VPROC_NEVER, n} if
+ * nothing can happen. */
+vproc_event vproc_order_horizon(const vproc_order_rank *ranks, int n, int me);
+
+/* The earliest event rank r may still have: its clock while it runs; when
+ * blocked, its wake-up -- the earlier of its matching pending messages and
+ * the horizon g -- but not before its clock; never when done. */
+vproc_event vproc_order_bound(const vproc_order_rank *ranks, int r, vproc_event g);
+
+/* Can rank r no longer do anything before event e?  (A bound equal to e is
+ * e's own rank's event: what follows from it comes after.) */
+int vproc_order_past(const vproc_order_rank *ranks, int r, vproc_event g, vproc_event e);
 
 #endif

@@ -22,6 +22,13 @@
  *   allreduce BYTES REPS    REPS sums of BYTES / 8 doubles: once to rank 0's
  *                           machine and once back, REPS 2 (BYTES /
  *                           bandwidth + latency) on a bus with two machines
+ *   wildcard N              3 ranks: rank 1 does a DGEMM of order N and
+ *                           sends to rank 0 at once; rank 2 does one of
+ *                           order N / 4, sleeps 300 ms of real time and
+ *                           sends: rank 0 receives both from
+ *                           MPI_ANY_SOURCE and prints the order
+ *                           ("vclock-wildcard first=2 second=1" in virtual
+ *                           order, 1 then 2 in real order)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
@@ -68,7 +75,7 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		if (rank == 0)
 			fprintf(stderr, "usage: vclock pingpong BYTES REPS | ring BYTES ITERS N | share ITERS N"
-			                " | bcast BYTES REPS | allreduce BYTES REPS\n");
+			                " | bcast BYTES REPS | allreduce BYTES REPS | wildcard N\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	const char *mode = argv[1];
@@ -81,6 +88,8 @@ int main(int argc, char **argv)
 		bytes = atoi(argv[2]);
 		iters = atoi(argv[3]);
 		n = atoi(argv[4]);
+	} else if (strcmp(mode, "wildcard") == 0 && argc == 3 && size == 3) {
+		n = atoi(argv[2]);
 	} else if (strcmp(mode, "share") == 0 && argc == 4) {
 		iters = atoi(argv[2]);
 		n = atoi(argv[3]);
@@ -108,6 +117,24 @@ int main(int argc, char **argv)
 		gemm(n < 8 ? n : 8, a, b, c);
 	(void)mono();
 	double t0 = MPI_Wtime(), m0 = mono();
+	if (mode[0] == 'w') {
+		int src[2] = { -1, -1 }, v = rank;
+		if (rank == 0) {
+			for (int k = 0; k < 2; k++) {
+				MPI_Status st;
+				MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &st);
+				src[k] = st.MPI_SOURCE == v ? v : -1;
+			}
+			printf("vclock-wildcard first=%d second=%d\n", src[0], src[1]);
+		} else {
+			gemm(rank == 1 ? n : n / 4, a, b, c);
+			if (rank == 2) {
+				struct timespec ts = { 0, 300000000L };
+				nanosleep(&ts, NULL);   /* real time only: not charged */
+			}
+			MPI_Send(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+		}
+	}
 	for (int k = 0; k < iters; k++) {
 		if (pairs)
 			pingpong(sbuf, rbuf, bytes, peer);

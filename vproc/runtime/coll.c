@@ -22,7 +22,7 @@ static int recv_wait(void *buf, int count, MPI_Datatype type, int src, int tag, 
 	MPI_Status st;
 	int rc = PMPI_Irecv(buf, count, type, src, tag, c, &r);
 	if (rc == MPI_SUCCESS)
-		rc = vr_wait_peer(&r, &st, c, src);
+		vr_wait_expect(c, src, tag), rc = vr_wait_peer(&r, &st, c, src);
 	if (rc == MPI_SUCCESS)
 		vr_wake(c, src);   /* a sender of a large message waits for us */
 	if (rc == MPI_SUCCESS)

@@ -22,6 +22,7 @@ typedef struct {
 	MPI_Comm comm;
 	MPI_Comm shadow;   /* MPI_COMM_NULL until a collective needs it */
 	MPI_Comm stamp;    /* virtual clock: the stamps' channel, or MPI_COMM_NULL */
+	int chan;          /* its number, the same in every member (vorder.c) */
 	int size;
 	int *world;        /* NULL until a send needs it */
 } vr_comm;
@@ -48,6 +49,7 @@ static vr_comm *find(MPI_Comm comm, int create)
 	c->comm = comm;
 	c->shadow = MPI_COMM_NULL;
 	c->stamp = MPI_COMM_NULL;
+	c->chan = 0;
 	c->size = 0;
 	c->world = NULL;
 	return c;
@@ -100,31 +102,71 @@ int vr_world_rank(MPI_Comm comm, int rank)
 
 /* The stamps of the virtual clock (vclock.c) travel on a duplicate made
  * when the communicator is (MPI_Init, the interposed constructors): a
- * collective call every member makes at the same point. */
+ * collective call every member makes at the same point.
+ *
+ * The ordering of vorder.c names a stamp channel in shared memory (a
+ * message pending for a rank, what a blocked rank waits for), so the
+ * members agree on a number K here: one more than the largest any member
+ * has used, so that all the communicators of one rank have distinct
+ * numbers; the stamp channel is 2K, the shadow's 2K + 1. */
+static int chan_counter;
+
 void vr_stamp_create(MPI_Comm comm)
 {
 	if (comm == MPI_COMM_NULL)
 		return;
 	vr_comm *c = find(comm, 1);
-	if (c != NULL && c->stamp == MPI_COMM_NULL &&
-	    PMPI_Comm_dup(comm, &c->stamp) != MPI_SUCCESS)
+	if (c == NULL || c->stamp != MPI_COMM_NULL)
+		return;
+	if (PMPI_Comm_dup(comm, &c->stamp) != MPI_SUCCESS) {
 		c->stamp = MPI_COMM_NULL;
+		return;
+	}
+	int k = 0;
+	if (PMPI_Allreduce(&chan_counter, &k, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+		k = chan_counter;
+	chan_counter = k + 1;
+	c->chan = 2 * chan_counter;
+	/* The shadow now too, not at the first collective: a rank spinning in
+	 * MPICH's Comm_dup there waits for members that vorder.c may hold
+	 * back for its clock (issue 16: the LU hung in pdgetf2's Allreduce). */
+	vr_shadow(comm);
 }
 
 int vr_stamp_channel(MPI_Comm comm, int tag, MPI_Comm *sc, int *stag)
+{
+	int chan;
+	return vr_stamp_chan(comm, tag, sc, stag, &chan);
+}
+
+int vr_stamp_chan(MPI_Comm comm, int tag, MPI_Comm *sc, int *stag, int *chan)
 {
 	for (size_t i = 0; i < ntab; i++) {
 		if (tab[i].shadow == comm && comm != MPI_COMM_NULL) {
 			*sc = comm;
 			*stag = tag + VR_STAMP_TAG;
+			*chan = tab[i].chan > 0 ? tab[i].chan + 1 : -1;
 			return 0;
 		}
 		if (tab[i].comm == comm && tab[i].stamp != MPI_COMM_NULL) {
 			*sc = tab[i].stamp;
 			*stag = tag;
+			*chan = tab[i].chan > 0 ? tab[i].chan : -1;
 			return 0;
 		}
 	}
+	return -1;
+}
+
+int vr_comm_rank_of(MPI_Comm comm, int world)
+{
+	if (comm == MPI_COMM_WORLD)
+		return world;
+	int size = 0;
+	PMPI_Comm_size(comm, &size);
+	for (int r = 0; r < size; r++)
+		if (vr_world_rank(comm, r) == world)
+			return r;
 	return -1;
 }
 
@@ -156,7 +198,7 @@ void vr_comm_forget(MPI_Comm comm)
  * (BLACS keeps a handful).  A full table only loses wake-ups, never
  * correctness: the sender's nap bounds its wait. */
 enum { NRECV = 512 };
-static struct { MPI_Request req; MPI_Comm comm; } recvs[NRECV];
+static struct { MPI_Request req; MPI_Comm comm; int source, tag; } recvs[NRECV];
 static int recvs_init;
 
 static unsigned slot(MPI_Request r)
@@ -168,7 +210,7 @@ static unsigned slot(MPI_Request r)
 	return (unsigned)((v * 2654435761u) % NRECV);
 }
 
-void vr_recv_posted(MPI_Request req, MPI_Comm comm)
+void vr_recv_posted(MPI_Request req, MPI_Comm comm, int source, int tag)
 {
 	if (!recvs_init) {
 		for (int i = 0; i < NRECV; i++)
@@ -181,9 +223,30 @@ void vr_recv_posted(MPI_Request req, MPI_Comm comm)
 		if (recvs[i].req == MPI_REQUEST_NULL || recvs[i].req == req) {
 			recvs[i].req = req;
 			recvs[i].comm = comm;
+			recvs[i].source = source;
+			recvs[i].tag = tag;
 			return;
 		}
 	}
+}
+
+int vr_recv_peek(MPI_Request req, MPI_Comm *comm, int *source, int *tag)
+{
+	if (!recvs_init || req == MPI_REQUEST_NULL)
+		return -1;
+	unsigned h = slot(req);
+	for (unsigned k = 0; k < NRECV; k++) {
+		unsigned i = (h + k) % NRECV;
+		if (recvs[i].req == req) {
+			*comm = recvs[i].comm;
+			*source = recvs[i].source;
+			*tag = recvs[i].tag;
+			return 0;
+		}
+		if (recvs[i].req == MPI_REQUEST_NULL)
+			return -1;
+	}
+	return -1;
 }
 
 MPI_Comm vr_recv_done(MPI_Request req)

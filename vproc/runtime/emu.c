@@ -180,6 +180,8 @@ void vr_emu_finalize(void)
 {
 	if (shm != NULL)
 		atomic_store(&my->finalized, 1);
+	if (vr_virtual())
+		vr_order_done();   /* books nothing more: holds no one back */
 }
 
 void vr_exit(void)
@@ -190,6 +192,8 @@ void vr_exit(void)
 	seg_wall = now_ns(CLOCK_MONOTONIC);
 	seg_flop_ns = 0;
 	seg_cpu_excluded = 0;
+	if (vr_virtual())
+		vr_order_computing(1);
 }
 
 int vr_flop_model(double *mflops)
@@ -211,6 +215,8 @@ void vr_enter(void)
 {
 	if (!emulating)
 		return;
+	if (vr_virtual())
+		vr_order_computing(0);
 	unsigned long long cpu = now_ns(CLOCK_THREAD_CPUTIME_ID) - seg_cpu;
 	unsigned long long rest = cpu > seg_cpu_excluded ? cpu - seg_cpu_excluded : 0;
 	if (shm->flags & VR_FLAG_FLOPS_ONLY)

@@ -25,8 +25,19 @@ static int post_send(start_fn *start, const void *buf, int count, MPI_Datatype t
                      int tag, MPI_Comm comm, MPI_Request *req)
 {
 	vr_send_delay(comm, dest, tag, count, type);
-	int rc = start(buf, count, type, dest, tag, comm, req);
+	/* virtual clock: standard and ready sends are buffered (bsend.c) */
+	int rc = vr_virtual() && start != PMPI_Issend && dest != MPI_PROC_NULL
+	         ? vr_bsend(buf, count, type, dest, tag, comm, req)
+	         : start(buf, count, type, dest, tag, comm, req);
 	vr_wake(comm, dest);
+	return rc;
+}
+
+/* A user's nonblocking send that was buffered gets a complete request. */
+static int user_request(int rc, MPI_Request *req)
+{
+	if (rc == MPI_SUCCESS && *req == MPI_REQUEST_NULL && vr_virtual())
+		rc = vr_completed_request(req);
 	return rc;
 }
 
@@ -72,6 +83,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 int MPI_Finalize(void)
 {
 	vr_enter();
+	vr_bsend_flush();   /* the buffered sends of the virtual clock */
 	/* MPI_Finalize synchronizes inside MPICH, spinning: arrive together. */
 	vr_barrier(MPI_COMM_WORLD);
 	vr_emu_finalize();
@@ -105,15 +117,68 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, 
 	return blocking_send(PMPI_Issend, buf, count, type, dest, tag, comm);
 }
 
+/*
+ * A wildcard receive under the virtual clock takes the message that
+ * arrives first in virtual time (vorder.c), not the first in real time:
+ * wait, blocked, until a matching message is pending for us and no other
+ * rank can still send one that arrives earlier, then receive from its
+ * sender.  The same source and tag on (comm, tag)'s stamp channel pair
+ * with it by MPI's non-overtaking rule.  After the real-time escape, the
+ * earliest pending one (or whatever MPI has) is taken, counted out of
+ * order.  Sets *source and *tag to the chosen ones.
+ */
+static void wildcard_choose(MPI_Comm comm, int *source, int *tag)
+{
+	MPI_Comm sc;
+	int stag, chan;
+	if (!vr_virtual() || !vr_order_enabled() ||
+	    vr_stamp_chan(comm, *tag == MPI_ANY_TAG ? 0 : *tag, &sc, &stag, &chan) < 0 || chan < 0)
+		return;
+	if (*tag == MPI_ANY_TAG)
+		stag = -1;
+	vr_wait_expect(comm, MPI_ANY_SOURCE, *tag);
+	vr_wait_block();
+	unsigned iter = 0;
+	unsigned long long t0 = 0;
+	for (;;) {
+		int w = -1, t = -1, safe = 0;
+		int got = vr_order_pick(chan, stag, &w, &t, &safe);
+		int late = vr_order_escape_due(&t0);
+		if (got == 1 && (safe || late)) {
+			if (!safe)
+				vr_order_escaped();
+			int r = vr_comm_rank_of(comm, w);
+			if (r >= 0) {
+				*source = r;
+				*tag = t;   /* a user communicator's stamps carry its tags */
+			}
+			break;
+		}
+		if (late) {
+			int flag = 0;
+			MPI_Status st;
+			if (PMPI_Iprobe(MPI_ANY_SOURCE, *tag, comm, &flag, &st) == MPI_SUCCESS && flag) {
+				vr_order_escaped();   /* MPI's choice, out of order */
+				break;
+			}
+			t0 = 0;
+		}
+		vr_order_nap(&iter);
+	}
+	vr_wait_unblock();
+}
+
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
              MPI_Status *status)
 {
 	vr_enter();
 	MPI_Request r;
 	MPI_Status st;
+	if (source == MPI_ANY_SOURCE)
+		wildcard_choose(comm, &source, &tag);
 	int rc = PMPI_Irecv(buf, count, type, source, tag, comm, &r);
 	if (rc == MPI_SUCCESS)
-		rc = vr_wait_peer(&r, &st, comm, source);
+		vr_wait_expect(comm, source, tag), rc = vr_wait_peer(&r, &st, comm, source);
 	/* A sender may be waiting for this match (a large message): wake it. */
 	if (rc == MPI_SUCCESS)
 		vr_wake(comm, st.MPI_SOURCE);
@@ -140,6 +205,7 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
 			PMPI_Cancel(&r[0]);
 			PMPI_Request_free(&r[0]);
 		} else {
+			vr_wait_expect(comm, source, recvtag);
 			rc = vr_waitall(2, r, st);
 			if (rc == MPI_SUCCESS)
 				vr_wake(comm, st[0].MPI_SOURCE);
@@ -157,7 +223,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, 
               MPI_Request *req)
 {
 	vr_enter();
-	int rc = vr_isend(buf, count, type, dest, tag, comm, req);
+	int rc = user_request(vr_isend(buf, count, type, dest, tag, comm, req), req);
 	vr_exit();
 	return rc;
 }
@@ -166,7 +232,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                MPI_Request *req)
 {
 	vr_enter();
-	int rc = post_send(PMPI_Irsend, buf, count, type, dest, tag, comm, req);
+	int rc = user_request(post_send(PMPI_Irsend, buf, count, type, dest, tag, comm, req), req);
 	vr_exit();
 	return rc;
 }
@@ -177,9 +243,23 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
 	vr_enter();
 	int rc = PMPI_Irecv(buf, count, type, source, tag, comm, req);
 	if (rc == MPI_SUCCESS)
-		vr_recv_posted(*req, comm);
+		vr_recv_posted(*req, comm, source, tag);
 	vr_exit();
 	return rc;
+}
+
+/* Before a Wait or Waitall: the user's receives among the requests, for
+ * the virtual clock's ordering (vorder.c; sends need no message to end). */
+static void expect_receives(int n, const MPI_Request *reqs)
+{
+	if (!vr_virtual())
+		return;
+	for (int i = 0; i < n; i++) {
+		MPI_Comm c;
+		int source, tag;
+		if (vr_recv_peek(reqs[i], &c, &source, &tag) == 0)
+			vr_wait_expect(c, source, tag);
+	}
 }
 
 /* The user's receives that complete in Wait/Waitall/Testall: wake their
@@ -200,6 +280,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
 	vr_enter();
 	MPI_Request before = *req;
 	MPI_Status st;
+	expect_receives(1, req);
 	int rc = vr_wait(req, &st);
 	if (rc == MPI_SUCCESS)
 		completed(1, &before, &st);
@@ -227,6 +308,8 @@ static int complete_all(int n, MPI_Request reqs[], int *flag, MPI_Status statuse
 	} else {
 		for (int i = 0; i < n; i++)
 			before[i] = reqs[i];
+		if (flag == NULL)
+			expect_receives(n, reqs);
 		rc = flag ? PMPI_Testall(n, reqs, &done, st) : vr_waitall(n, reqs, st);
 		if (flag)
 			*flag = done;
@@ -261,8 +344,13 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 	vr_enter();
 	int flag = 0, rc;
 	unsigned iter = 0;
-	while ((rc = PMPI_Iprobe(source, tag, comm, &flag, status)) == MPI_SUCCESS && !flag)
+	vr_wait_expect(comm, source, tag);
+	while ((rc = PMPI_Iprobe(source, tag, comm, &flag, status)) == MPI_SUCCESS && !flag) {
+		if (iter == 0)
+			vr_wait_block();
 		vr_backoff(&iter);
+	}
+	vr_wait_unblock();
 	vr_exit();
 	return rc;
 }

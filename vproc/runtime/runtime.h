@@ -25,13 +25,20 @@ void vr_backoff(unsigned *iter);          /* after an unsuccessful test */
 int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses);
 int vr_wait(MPI_Request *req, MPI_Status *status);
 int vr_wait_peer(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int peer);
+/* Before a wait: a receive it waits for (virtual clock; vorder.c).  The
+ * wait publishes them while blocked and forgets them when it returns. */
+void vr_wait_expect(MPI_Comm comm, int source, int tag);
+void vr_wait_block(void);     /* for loops of their own (MPI_Probe) */
+void vr_wait_unblock(void);
 
 /* comm.c */
 MPI_Comm vr_shadow(MPI_Comm comm);          /* MPI_COMM_NULL on failure */
 int vr_world_rank(MPI_Comm comm, int rank); /* -1 if unknown */
 void vr_comm_forget(MPI_Comm comm);
 /* The communicator of a user receive in flight (MPI_COMM_NULL if none). */
-void vr_recv_posted(MPI_Request req, MPI_Comm comm);
+void vr_recv_posted(MPI_Request req, MPI_Comm comm, int source, int tag);
+/* Its (comm, source, tag) without forgetting it: 0, or -1 if not a receive. */
+int vr_recv_peek(MPI_Request req, MPI_Comm *comm, int *source, int *tag);
 MPI_Comm vr_recv_done(MPI_Request req);
 
 /* emu.c */
@@ -81,12 +88,42 @@ unsigned long long vr_vt_ns(void);
  * is the shadow itself at tag + VR_STAMP_TAG. */
 #define VR_STAMP_TAG 1000
 int vr_stamp_channel(MPI_Comm comm, int tag, MPI_Comm *sc, int *stag);
+/* ... and its number, the same in every member (vorder.c; -1: the
+ * communicator was not made through the interposed constructors). */
+int vr_stamp_chan(MPI_Comm comm, int tag, MPI_Comm *sc, int *stag, int *chan);
+/* The rank in comm of a world rank; -1 if not a member. */
+int vr_comm_rank_of(MPI_Comm comm, int world);
 void vr_stamp_create(MPI_Comm comm);   /* collective over comm */
 
 /* wait.c: under the virtual clock, a wait is the virtual time a receive
  * moved the clock by (vclock.c), not the real time spent waiting. */
 void vr_wait_virtual(void);
 void vr_wait_add(double seconds);
+
+/* bsend.c: buffered standard sends under the virtual clock */
+int vr_bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+             MPI_Request *req);
+void vr_bsend_progress(void);
+int vr_bsend_flush(void);
+int vr_completed_request(MPI_Request *req);
+
+/* vorder.c: booking in virtual-time order (issues 16, 14) */
+#include "shm_layout.h"
+void vr_order_init(void *segment, int rank, const int *siblings, int nsiblings);
+int vr_order_enabled(void);
+/* Before booking at `ready` a calendar of the siblings (all: the bus). */
+void vr_order_book(unsigned long long ready, int all);
+void vr_order_sent(int dest_world, int chan, int stag, unsigned long long arrival);
+void vr_order_received(int src_world, int chan, int stag, unsigned long long arrival);
+void vr_order_block(const vr_pattern *pat, int npat);
+void vr_order_unblock(void);
+void vr_order_done(void);
+void vr_order_doing(int what);
+void vr_order_computing(int yes);   /* emu.c: between MPI calls or not */
+int vr_order_pick(int chan, int stag, int *src_world, int *stag_out, int *safe);
+int vr_order_escape_due(unsigned long long *t0);   /* the escape's time came */
+void vr_order_escaped(void);                        /* counts one */
+void vr_order_nap(unsigned *iter);
 
 /* placement.c: the rank's host on stderr (HETLAUNCH_PLACEMENT=1) */
 void vr_placement_report(void);

@@ -19,7 +19,7 @@
 #include "vclock.h"
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 5u
+#define VR_SHM_VERSION 6u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 #define VR_MAX_LINKED   64     /* machines of a network: links */
@@ -50,6 +50,37 @@ typedef struct {
 	unsigned long long dropped;
 	vproc_interval iv[VR_BUS_CAL_CAP];
 } vr_bus_cal;
+
+/* vorder.c: a message whose stamp is on its way to a rank, registered by
+ * its sender before the stamp leaves and removed by the receiver when it
+ * takes the stamp; and what a rank blocked in a receive waits for. */
+#define VR_PENDING_CAP 128
+#define VR_WAIT_PATTERNS 8
+typedef struct {
+	unsigned long long arrival;
+	int32_t chan;        /* the stamp channel (comm.c: the same in every member) */
+	int32_t src;         /* world rank of the sender */
+	int32_t stag;        /* the stamp's tag */
+	int32_t pad;
+} vr_pending;
+typedef struct {
+	int32_t chan, src, stag;   /* src, stag: -1 for any */
+} vr_pattern;
+typedef struct {
+	_Atomic int lock;
+	uint32_t npending;
+	_Atomic uint32_t overflow;   /* pending entries lost to a full list */
+	_Atomic int blocked;         /* 1: in a wait that only a message matching
+	                              * one of pat[0..npat) can end */
+	_Atomic int done;            /* past its last booking (MPI_Finalize) */
+	_Atomic int doing;           /* for HETLAUNCH_VORDER_DEBUG: 1 ordering,
+	                              * 2 a wait with no receive named */
+	_Atomic int computing;       /* between two MPI calls (emu.c): it will
+	                              * come back, nothing is stuck */
+	uint32_t npat;
+	vr_pattern pat[VR_WAIT_PATTERNS];
+	vr_pending pending[VR_PENDING_CAP];
+} vr_order;
 
 typedef struct {
 	double scale;           /* emulated seconds per CPU second of this host */
@@ -104,6 +135,11 @@ typedef struct {
 	vr_bus_cal bus_cal;
 	vr_cal cpu_cal[VR_MAX_MACHINES];        /* each machine's processor */
 	vr_cal port_cal[VR_MAX_MACHINES];       /* each machine's port */
+	/* Booking in virtual-time order (vorder.c): what each rank may still
+	 * do, and the escapes that booked out of order. */
+	_Atomic unsigned long long out_of_order;
+	_Atomic unsigned long long order_epoch;  /* bumped when a bound may drop */
+	vr_order order[VR_MAX_RANKS];
 } vr_shm;
 
 #endif

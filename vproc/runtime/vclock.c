@@ -71,6 +71,7 @@ void vr_vt_init(void *segment, int rank, int machine)
 		if (shm->rank_machine[r] == machine)
 			siblings[nsiblings++] = (int)r;
 	publish();
+	vr_order_init(segment, rank, siblings, siblings ? nsiblings : 0);
 	vr_wait_virtual();
 }
 
@@ -125,6 +126,7 @@ void vr_vt_compute(unsigned long long work)
 	if (work == 0)
 		return;
 	vr_cal *c = &shm->cpu_cal[my_machine];
+	vr_order_book(vt, 0);   /* in virtual-time order among the siblings */
 	vt = book(&c->lock, &c->n, &c->dropped, c->iv, VR_CAL_CAP, 0, 0, vt, work);
 	publish();
 }
@@ -150,14 +152,18 @@ static unsigned long long send_time(int w, unsigned long long bytes)
 		vr_bus_cal *b = &shm->bus_cal;
 		unsigned long long wire = shm->bus_bytes_per_s > 0
 			? (unsigned long long)((double)bytes / shm->bus_bytes_per_s * 1e9 + 0.5) : 0;
+		if (wire)
+			vr_order_book(vt, 1);   /* every rank may book the bus */
 		unsigned long long start = wire ? book(&b->lock, &b->n, &b->dropped, b->iv,
 		                                       VR_BUS_CAL_CAP, 1, 1, vt, wire) : vt;
 		free_at = start + wire;
 		arrival = free_at + (unsigned long long)shm->bus_latency_ns;
 	} else {
 		vr_cal *p = &shm->port_cal[my_machine];
-			unsigned long long wire = me->bytes_per_s > 0
+		unsigned long long wire = me->bytes_per_s > 0
 			? (unsigned long long)((double)bytes / me->bytes_per_s * 1e9 + 0.5) : 0;
+		if (wire)
+			vr_order_book(vt, 0);
 		unsigned long long start = wire ? book(&p->lock, &p->n, &p->dropped, p->iv,
 		                                       VR_CAL_CAP, 0, 1, vt, wire) : vt;
 		free_at = start + wire;
@@ -176,9 +182,9 @@ void vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type)
 	if (dest == MPI_PROC_NULL)
 		return;
 	MPI_Comm sc;
-	int stag;
+	int stag, chan;
 	int w = vr_world_rank(comm, dest);
-	if (w < 0 || (unsigned)w >= shm->nranks || vr_stamp_channel(comm, tag, &sc, &stag) < 0) {
+	if (w < 0 || (unsigned)w >= shm->nranks || vr_stamp_chan(comm, tag, &sc, &stag, &chan) < 0) {
 		atomic_fetch_add(&shm->unstamped, 1);
 		return;
 	}
@@ -186,6 +192,7 @@ void vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type)
 	PMPI_Type_size(type, &tsize);
 	unsigned long long bytes = count > 0 && tsize > 0 ? (unsigned long long)count * (unsigned)tsize : 0;
 	unsigned long long arrival = send_time(w, bytes);
+	vr_order_sent(w, chan, stag, arrival);   /* before the stamp leaves (vorder.c) */
 	PMPI_Send(&arrival, 1, MPI_UNSIGNED_LONG_LONG, dest, stag, sc);
 }
 
@@ -194,8 +201,8 @@ void vr_vt_recv(MPI_Comm comm, const MPI_Status *st)
 	if (st->MPI_SOURCE < 0 || st->MPI_SOURCE == MPI_PROC_NULL)
 		return;
 	MPI_Comm sc;
-	int stag;
-	if (vr_stamp_channel(comm, st->MPI_TAG, &sc, &stag) < 0)
+	int stag, chan;
+	if (vr_stamp_chan(comm, st->MPI_TAG, &sc, &stag, &chan) < 0)
 		return;
 	unsigned long long arrival = 0;
 	PMPI_Recv(&arrival, 1, MPI_UNSIGNED_LONG_LONG, st->MPI_SOURCE, stag, sc, MPI_STATUS_IGNORE);
@@ -213,6 +220,8 @@ void vr_vt_recv(MPI_Comm comm, const MPI_Status *st)
 		vr_wait_add((double)(t - vt) * 1e-9);
 	vt = t;
 	publish();
+	/* after the clock moved: the entry kept our bound up to here */
+	vr_order_received(vr_world_rank(comm, st->MPI_SOURCE), chan, stag, arrival);
 }
 
 /* ---- the clocks the program reads -------------------------------------- */

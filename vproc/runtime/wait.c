@@ -151,6 +151,64 @@ void vr_backoff(unsigned *iter)
 	vr_waited_since(t0);
 }
 
+/* ---- what a wait waits for (vorder.c) ------------------------------------
+ * Under the virtual clock a rank blocked in a receive publishes the
+ * (channel, source, tag) patterns that can end its wait, so that it holds
+ * no one back while no matching message is pending for it.  The callers
+ * name the receives before waiting (vr_wait_expect); a wait with a receive
+ * they could not name (a communicator without stamps), or with none (only
+ * sends, which end without a message), publishes nothing: its bound stays
+ * the rank's clock. */
+static vr_pattern expect[VR_WAIT_PATTERNS];
+static int nexpect, expect_bad;
+
+void vr_wait_expect(MPI_Comm comm, int source, int tag)
+{
+	if (!vr_virtual())
+		return;
+	MPI_Comm sc;
+	int stag, chan;
+	if (nexpect == VR_WAIT_PATTERNS || source == MPI_PROC_NULL ||
+	    vr_stamp_chan(comm, tag == MPI_ANY_TAG ? 0 : tag, &sc, &stag, &chan) < 0 || chan < 0) {
+		expect_bad = 1;
+		return;
+	}
+	int w = source == MPI_ANY_SOURCE ? -1 : vr_world_rank(comm, source);
+	if (source != MPI_ANY_SOURCE && w < 0) {
+		expect_bad = 1;
+		return;
+	}
+	expect[nexpect++] = (vr_pattern){ chan, w, tag == MPI_ANY_TAG ? -1 : stag };
+}
+
+static void expect_block(void)
+{
+	if (nexpect > 0 && !expect_bad)
+		vr_order_block(expect, nexpect);
+	else if (vr_virtual())
+		vr_order_doing(2);
+}
+
+static void expect_end(void)
+{
+	if (vr_virtual())
+		vr_order_doing(0);
+	if (nexpect > 0 && !expect_bad)
+		vr_order_unblock();
+	nexpect = 0;
+	expect_bad = 0;
+}
+
+void vr_wait_block(void)
+{
+	expect_block();
+}
+
+void vr_wait_unblock(void)
+{
+	expect_end();
+}
+
 /* The wake word is read before each test, so that a message announced
  * between the test and the sleep makes the sleep return at once. */
 int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses)
@@ -164,10 +222,11 @@ int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses)
 		int rc = PMPI_Testall(n, reqs, &flag, statuses);
 		if (rc != MPI_SUCCESS || flag) {
 			vr_waited_since(t0);
+			expect_end();
 			return rc;
 		}
 		if (t0 == 0)
-			t0 = vr_now();
+			t0 = vr_now(), expect_block();
 		vr_backoff_wake(&iter, w ? &seen : NULL);
 	}
 }
@@ -200,10 +259,11 @@ int vr_wait(MPI_Request *req, MPI_Status *status)
 		int rc = PMPI_Test(req, &flag, status);
 		if (rc != MPI_SUCCESS || flag) {
 			vr_waited_since(t0);
+			expect_end();
 			return rc;
 		}
 		if (t0 == 0)
-			t0 = vr_now();
+			t0 = vr_now(), expect_block();
 		vr_backoff_wake(&iter, w ? &seen : NULL);
 	}
 }

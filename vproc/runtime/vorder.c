@@ -1,0 +1,402 @@
+/*
+ * vorder.c -- emulate: {clock: virtual}: book the calendars in virtual-time
+ * order (issues 16 and 14), so that a run's times do not depend on how
+ * this computer schedules the ranks.
+ *
+ * Why: a calendar (vproc/vclock.c) fills the earliest free time at or after
+ * a booking's clock, but two bookings whose demands overlap in virtual time
+ * are served in the order they reach it in real time; the lhpc LU spread by
+ * 5% across three runs (issue 16).  Conservative synchronisation, as in
+ * parallel discrete-event simulation: a rank books at `ready` only when no
+ * other rank that may book the same calendar can still book before it.
+ *
+ * The bound of a rank r, below which it will never book or send:
+ *   - running: its clock vt_r (every booking and every send starts at or
+ *     after it, and it never goes back);
+ *   - blocked in a receive (wait.c publishes the (channel, source, tag)
+ *     patterns it waits for): only a matching message can wake it, so
+ *     max(vt_r, min(the arrival of the matching messages pending for it,
+ *     G)), where G bounds every message not sent yet: the smallest bound of
+ *     the other ranks (a blocked rank's term: its own matching pending
+ *     messages), the booking rank itself excepted (what it sends comes
+ *     after this booking).  A pending message the blocked rank does not
+ *     wait for (another tag) cannot wake it and does not hold anyone back.
+ *   - past MPI_Finalize's last booking: infinite.
+ * A rank books at `ready` when every rank that may book the calendar (the
+ * siblings for a processor or a port, every rank for the bus) is past it:
+ * bound > ready, or bound == ready and a higher rank (ties by rank).
+ *
+ * Pending messages: the sender registers (arrival, channel, source, tag) in
+ * the receiver's slot before the stamp leaves; the receiver removes it
+ * when it takes the stamp.  The bounds are read as one snapshot: the
+ * clocks first (a clock read early is only lower), then the states; a
+ * registration bumps an epoch, and a snapshot during which the epoch moved
+ * is not used (its sender may have been read running before it sent and
+ * blocked after).  Blocking, unblocking (its message was pending) and
+ * finishing never lower a bound below what a snapshot may have read.
+ *
+ * Liveness: MPI can make a rank wait for another in ways the clocks do not
+ * see (a synchronous send waits for its receive to be posted, a rank spins
+ * in MPICH's Comm_dup for the other members), so when every rank has been
+ * inside an MPI call for 100 ms of real time (5 ms a rank above 20 ranks;
+ * HETLAUNCH_VORDER_ESCAPE_MS)
+ * with the order still not allowing the booking, it goes ahead out of
+ * order; such bookings are counted (report: emulation.out_of_order).
+ *
+ * Wildcard receives (MPI_Recv from MPI_ANY_SOURCE, p2p.c): the pending
+ * message with the earliest arrival (ties: the lowest source), taken once
+ * no other rank can still send a matching one that arrives before it.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "runtime.h"
+#include "shm_layout.h"
+#include "vclock.h"
+
+#define INF (~0ull)
+
+static vr_shm *shm;
+static int me = -1, nranks;
+static int *siblings, nsiblings;
+static long escape_ns = 100000000L;  /* HETLAUNCH_VORDER_ESCAPE_MS; see init */
+static int enabled;
+static _Atomic unsigned long long *epoch;
+
+void vr_order_init(void *segment, int rank, const int *sib, int nsib)
+{
+	shm = segment;
+	me = rank;
+	nranks = (int)shm->nranks;
+	siblings = (int *)sib;
+	nsiblings = nsib;
+	epoch = &shm->order_epoch;
+	enabled = 1;
+	const char *e = getenv("HETLAUNCH_VORDER");   /* "0": off, for measuring */
+	if (e && e[0] == '0')
+		enabled = 0;
+	/* 100 ms, or 5 ms a rank when more: on 2 cores a rank of a large job
+	 * can be runnable inside an MPI call, without a core, that long */
+	if (nranks > 20)
+		escape_ns = 5000000L * nranks;
+	const char *m = getenv("HETLAUNCH_VORDER_ESCAPE_MS");
+	if (m && atol(m) > 0)
+		escape_ns = atol(m) * 1000000L;
+}
+
+static void bump(void)
+{
+	atomic_fetch_add_explicit(epoch, 1, memory_order_seq_cst);
+}
+
+static void lock(_Atomic int *l)
+{
+	while (atomic_exchange_explicit(l, 1, memory_order_acquire))
+		sched_yield();
+}
+
+static void unlock(_Atomic int *l)
+{
+	atomic_store_explicit(l, 0, memory_order_release);
+}
+
+static unsigned long long real_ns(void)
+{
+	struct timespec ts;
+	vr_real_clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+/* ---- pending messages ----------------------------------------------------- */
+
+void vr_order_sent(int dest, int chan, int stag, unsigned long long arrival)
+{
+	if (!enabled || chan < 0 || dest < 0 || dest >= nranks)
+		return;
+	vr_order *o = &shm->order[dest];
+	lock(&o->lock);
+	if (o->npending < VR_PENDING_CAP)
+		o->pending[o->npending++] = (vr_pending){ arrival, chan, me, stag, 0 };
+	else
+		atomic_fetch_add(&o->overflow, 1u);
+	unlock(&o->lock);
+	bump();
+}
+
+void vr_order_received(int src, int chan, int stag, unsigned long long arrival)
+{
+	if (!enabled || chan < 0)
+		return;
+	vr_order *o = &shm->order[me];
+	lock(&o->lock);
+	for (uint32_t k = 0; k < o->npending; k++) {
+		vr_pending *p = &o->pending[k];
+		if (p->src == src && p->chan == chan && p->stag == stag && p->arrival == arrival) {
+			o->pending[k] = o->pending[--o->npending];
+			break;
+		}
+	}
+	unlock(&o->lock);
+}
+
+/* ---- blocked ranks -------------------------------------------------------- */
+
+void vr_order_block(const vr_pattern *pat, int npat)
+{
+	if (!enabled || npat <= 0 || npat > VR_WAIT_PATTERNS)
+		return;
+	vr_order *o = &shm->order[me];
+	lock(&o->lock);
+	for (int k = 0; k < npat; k++)
+		o->pat[k] = pat[k];
+	o->npat = (uint32_t)npat;
+	atomic_store(&o->blocked, 1);
+	unlock(&o->lock);
+}
+
+void vr_order_unblock(void)
+{
+	if (!enabled)
+		return;
+	atomic_store(&shm->order[me].blocked, 0);
+}
+
+void vr_order_done(void)
+{
+	if (shm != NULL && me >= 0) {
+		atomic_store(&shm->order[me].done, 1);
+	}
+}
+
+static int matches(const vr_pattern *q, const vr_pending *p)
+{
+	return q->chan == p->chan && (q->src < 0 || q->src == p->src) &&
+	       (q->stag < 0 || q->stag == p->stag);
+}
+
+/* ---- one snapshot of every rank's bound -----------------------------------
+ * The arithmetic is pure (vproc/vorder.c, tested in tests/test_vclock.c). */
+
+typedef vproc_event event;
+static vproc_order_rank *snap;
+
+/* Reads every rank (the clocks first: a clock read earlier is lower, so
+ * never too high) into snap and *G, the earliest event of a message not
+ * sent yet, the calling rank's excepted.  Returns -1 if a registration
+ * happened during the reading (the snapshot is then not used to go on). */
+static int take_snapshot(event *G)
+{
+	if (snap == NULL && (snap = calloc((size_t)nranks, sizeof *snap)) == NULL)
+		return -1;
+	unsigned long long e0 = atomic_load_explicit(epoch, memory_order_seq_cst);
+	for (int r = 0; r < nranks; r++)
+		snap[r].vt = atomic_load_explicit(&shm->rank_vt[r], memory_order_acquire);
+	for (int r = 0; r < nranks; r++) {
+		vr_order *o = &shm->order[r];
+		vproc_order_rank *s = &snap[r];
+		s->done = atomic_load(&o->done);
+		s->blocked = 0;
+		s->wake = INF;
+		if (s->done)
+			continue;
+		lock(&o->lock);
+		s->blocked = atomic_load(&o->blocked);
+		if (s->blocked) {
+			for (uint32_t k = 0; k < o->npending; k++)
+				for (uint32_t j = 0; j < o->npat; j++)
+					if (matches(&o->pat[j], &o->pending[k]) &&
+					    o->pending[k].arrival < s->wake)
+						s->wake = o->pending[k].arrival;
+			if (atomic_load(&o->overflow))
+				s->wake = 0;   /* lost entries: it may wake at any time */
+		}
+		unlock(&o->lock);
+	}
+	*G = vproc_order_horizon(snap, nranks, me);
+	return atomic_load_explicit(epoch, memory_order_seq_cst) == e0 ? 0 : -1;
+}
+
+static int past(int r, event G, unsigned long long t, int tie)
+{
+	return vproc_order_past(snap, r, G, (event){ t, tie });
+}
+
+static int all_past(unsigned long long ready, int all)
+{
+	event G;
+	if (take_snapshot(&G) < 0)
+		return 0;
+	int n = all ? nranks : nsiblings;
+	for (int k = 0; k < n; k++) {
+		int r = all ? k : siblings[k];
+		if (r != me && !past(r, G, ready, me))
+			return 0;
+	}
+	return 1;
+}
+
+/* One step of waiting: yield first, then naps doubling from 10 to 640 us:
+ * the rank we wait for is usually about to move, and a nap leaves it the
+ * core (with 96 ranks on 2 cores, naps capped at 160 us made the waiting
+ * ranks' snapshots take most of the processor). */
+static void nap(unsigned *iter)
+{
+	vr_bsend_progress();   /* our buffered sends move while we wait */
+	unsigned i = (*iter)++;
+	if (i < 8) {
+		sched_yield();
+		return;
+	}
+	long ns = 10000L << (i - 8 < 6 ? i - 8 : 6);   /* 10 .. 640 us */
+	struct timespec ts = { 0, ns };
+	nanosleep(&ts, NULL);
+}
+
+/* The escape's clock runs only while every rank is inside an MPI call
+ * (or done): while one computes, the run is moving and waiting for it is
+ * the order, however long its compute takes on a loaded computer. */
+static int someone_computing(void)
+{
+	for (int r = 0; r < nranks; r++)
+		if (r != me && atomic_load_explicit(&shm->order[r].computing, memory_order_relaxed) &&
+		    !atomic_load_explicit(&shm->order[r].done, memory_order_relaxed))
+			return 1;
+	return 0;
+}
+
+void vr_order_computing(int yes)
+{
+	if (enabled)
+		atomic_store_explicit(&shm->order[me].computing, yes, memory_order_relaxed);
+}
+
+static void escaped(void)
+{
+	atomic_fetch_add(&shm->out_of_order, 1);
+}
+
+/* HETLAUNCH_VORDER_DEBUG=1: a booking that has waited 1 s prints the
+ * snapshot (every rank's clock, state, patterns and pending messages) and
+ * the ranks it waits for to stderr, the run's log: how the cycles that
+ * buffered sends and eager shadows removed were found. */
+static void debug_escape(unsigned long long ready, int all)
+{
+	if (!getenv("HETLAUNCH_VORDER_DEBUG"))
+		return;
+	event G;
+	int cons = take_snapshot(&G);
+	fprintf(stderr, "vorder: %d at %llu all %d consistent %d G %llu/%d nsib %d\n", me, ready, all, cons, G.t, G.rank, nsiblings);
+	for (int r = 0; r < nranks; r++) {
+		vr_order *o = &shm->order[r];
+		fprintf(stderr, "vorder: %d at %llu: rank %d machine %d vt %llu blocked %d doing %d npat %u pat0 %d/%d/%d npend %u",
+		        me, ready, r, shm->rank_machine[r], snap[r].vt, snap[r].blocked, atomic_load(&o->doing),
+		        o->npat, o->pat[0].chan, o->pat[0].src, o->pat[0].stag, o->npending);
+		for (uint32_t k = 0; k < o->npending; k++)
+			fprintf(stderr, " [%llu %d/%d/%d]", o->pending[k].arrival, o->pending[k].chan,
+			        o->pending[k].src, o->pending[k].stag);
+		fprintf(stderr, "\n");
+	}
+	int n = all ? nranks : nsiblings;
+	for (int k = 0; k < n; k++) {
+		int r = all ? k : siblings[k];
+		if (r != me && !past(r, G, ready, me))
+			fprintf(stderr, "vorder: %d at %llu waits for %d: vt %llu blocked %d wake %llu G %llu/%d doing %d\n",
+			        me, ready, r, snap[r].vt, snap[r].blocked, snap[r].wake, G.t, G.rank,
+			        atomic_load(&shm->order[r].doing));
+	}
+}
+
+void vr_order_book(unsigned long long ready, int all)
+{
+	if (!enabled)
+		return;
+	if (!all && nsiblings <= 1)
+		return;
+	unsigned iter = 0;
+	unsigned long long t0 = 0;
+	atomic_store(&shm->order[me].doing, 1);
+	int dbg = 0;
+	while (!all_past(ready, all)) {
+		unsigned long long now = real_ns();
+		if (t0 == 0 || someone_computing())
+			t0 = now;
+		else if (now - t0 > 1000000000ull && !dbg) {
+			dbg = 1;
+			debug_escape(ready, all);
+		} else if (now - t0 > (unsigned long long)escape_ns) {
+			escaped();
+			break;
+		}
+		nap(&iter);
+	}
+	atomic_store(&shm->order[me].doing, 0);
+}
+
+void vr_order_doing(int what)
+{
+	if (shm != NULL && me >= 0)
+		atomic_store(&shm->order[me].doing, what);
+}
+
+/* ---- wildcard receives ---------------------------------------------------- */
+
+int vr_order_enabled(void)
+{
+	return enabled;
+}
+
+/* The earliest matching pending message for us, and whether no other rank
+ * can still send one that arrives before it.  Returns 1 (chosen, safe),
+ * 0 (not yet), -1 (nothing pending). */
+int vr_order_pick(int chan, int stag, int *src, int *tag, int *safe)
+{
+	event G;
+	int consistent = take_snapshot(&G) == 0;
+	vr_order *o = &shm->order[me];
+	vr_pattern q = { chan, -1, stag };
+	unsigned long long best = INF;
+	int bsrc = -1, btag = -1;
+	lock(&o->lock);
+	for (uint32_t k = 0; k < o->npending; k++) {
+		const vr_pending *p = &o->pending[k];
+		if (matches(&q, p) && (p->arrival < best || (p->arrival == best && p->src < bsrc))) {
+			best = p->arrival;
+			bsrc = p->src;
+			btag = p->stag;
+		}
+	}
+	unlock(&o->lock);
+	if (bsrc < 0)
+		return -1;
+	*src = bsrc;
+	*tag = btag;
+	*safe = consistent;
+	for (int r = 0; r < nranks && *safe; r++)
+		if (r != me && r != bsrc && !past(r, G, best, bsrc))
+			*safe = 0;
+	/* the chosen sender's next message comes after this one */
+	return 1;
+}
+
+int vr_order_escape_due(unsigned long long *t0)
+{
+	unsigned long long now = real_ns();
+	if (*t0 == 0 || someone_computing()) {
+		*t0 = now;
+		return 0;
+	}
+	return now - *t0 > (unsigned long long)escape_ns;
+}
+
+void vr_order_escaped(void)
+{
+	escaped();
+}
+
+void vr_order_nap(unsigned *iter)
+{
+	nap(iter);
+}

@@ -1,0 +1,54 @@
+/*
+ * vorder.c -- the bounds of booking in virtual-time order (issues 16 and
+ * 14; see vclock.h and the runtime's vproc/runtime/vorder.c).  Pure: the
+ * runtime takes a snapshot of every rank's state and asks these.
+ */
+#include "vclock.h"
+
+int vproc_event_before(vproc_event a, vproc_event b)
+{
+	return a.t < b.t || (a.t == b.t && a.rank < b.rank);
+}
+
+/* A blocked rank wakes at its earliest matching pending message, not
+ * before its clock; with none it wakes only on a message not sent yet. */
+static vproc_event own_wake(const vproc_order_rank *s, int r)
+{
+	vproc_event e = { s->wake, r };
+	if (s->wake != VPROC_NEVER && s->vt > s->wake)
+		e.t = s->vt;
+	return e;
+}
+
+vproc_event vproc_order_horizon(const vproc_order_rank *ranks, int n, int me)
+{
+	vproc_event g = { VPROC_NEVER, n };
+	for (int r = 0; r < n; r++) {
+		const vproc_order_rank *s = &ranks[r];
+		if (r == me || s->done)
+			continue;
+		vproc_event term = s->blocked ? own_wake(s, r) : (vproc_event){ s->vt, r };
+		if (vproc_event_before(term, g))
+			g = term;
+	}
+	return g;
+}
+
+vproc_event vproc_order_bound(const vproc_order_rank *ranks, int r, vproc_event g)
+{
+	const vproc_order_rank *s = &ranks[r];
+	vproc_event own = { s->vt, r };
+	if (s->done)
+		return (vproc_event){ VPROC_NEVER, r };
+	if (!s->blocked)
+		return own;
+	vproc_event w = { s->wake, r };
+	if (vproc_event_before(g, w))
+		w = g;   /* woken by a message not sent yet: after its sender's event */
+	return vproc_event_before(own, w) ? w : own;
+}
+
+int vproc_order_past(const vproc_order_rank *ranks, int r, vproc_event g, vproc_event e)
+{
+	return !vproc_event_before(vproc_order_bound(ranks, r, g), e);
+}
