@@ -216,12 +216,16 @@ static int refuse_counts(const hl_config *cfg, const yt_node *root, diag *d)
 {
 	const yt_node *ms = hl_cfg_get(root, "machines");
 	int rc = 0;
-	for (size_t e = 0; ms && ms->kind == YT_SEQ && e < ms->n; e++) {
+	/* An entry with count > 1 expanded into consecutive machines of the same
+	 * entry: reported once, at its second machine. */
+	for (size_t k = 1; ms && ms->kind == YT_SEQ && k < cfg->nmachines; k++) {
+		size_t e = cfg->machines[k].entry;
+		if (e != cfg->machines[k - 1].entry || (k >= 2 && cfg->machines[k - 2].entry == e) ||
+		    e >= ms->n)
+			continue;
 		const yt_node *m = ms->items[e];
 		const yt_node *c = m && m->kind == YT_MAP ? hl_cfg_get(m, "count") : NULL;
-		size_t first, count;
-		hl_cfg_machine_entry(cfg, e, &first, &count);
-		if (c && count > 1) {
+		if (c) {
 			diag_error(d, c->line, c->col, "count: layout: ring takes one processor per "
 			           "machine (a ring member has its own links); list them as machines");
 			rc = -1;

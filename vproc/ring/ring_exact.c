@@ -155,7 +155,7 @@ static cand *candidates(const vproc_ring_platform *pl, const vproc_ring_hk *hk, 
 
 /* Visit the candidates; best[0..*q-1] and *U hold the incumbent.  When
  * the node budget runs out, *lb is the least bound of the subsets not
- * finished (they come in increasing bound), else *U. */
+ * finished (they come in increasing bound); else -1 (*U is optimal). */
 static vproc_status search(const vproc_ring_platform *pl, const vproc_ring_hk *hk,
                            size_t *best, size_t *q, double *U, double *lb)
 {
