@@ -60,6 +60,11 @@ typedef struct {
 	int (*parse)(hl_kernel k, const char *log, struct hl_results *out);
 	const char *layout;      /* the only layout that runs it; NULL: any dense one */
 	const char *env;         /* overrides the program's path; NULL: HETLAUNCH_DRIVER */
+	/* 1: every block is updated to the end (a product), so the order of a
+	 * slice or panel does not change the balance and the dense layouts
+	 * group each machine's processes (vproc_pattern_group); 0: LU, QR and
+	 * Cholesky shrink, 000 s3.4's order stands. */
+	int order_free;
 } hl_kernel_def;
 
 /* The row for kernel NAME (stock: tester: stock), or NULL. */

@@ -95,6 +95,15 @@ static int plan_1d(const hl_config *cfg, diag *d, hl_plan *plan)
 		diag_error(d, 0, 0, "planning failed: %s", vproc_strerror(st));
 		return -1;
 	}
+	/* A product's blocks all stay to the end: the same processes in any
+	 * order balance the same, and adjacent ones keep PBLAS's ring
+	 * broadcasts on one machine (vproc/pattern_group.c).  The LU steps
+	 * above were predicted on 000 s3.4's order, which LU would run. */
+	if (hl_kernel_row(cfg->kernel, cfg->stock)->order_free) {
+		if (vproc_pattern_group(p, plan->B, plan->slice.pattern) != VPROC_OK)
+			goto oom;
+		plan->grouped = 1;
+	}
 	plan->ideal = vproc_cost_ideal(p, plan->t);
 	plan->cyclic = vproc_cost_cyclic(p, plan->t);
 	plan->hetero = plan->slice.cost;
@@ -141,7 +150,7 @@ static int ranks_1d_baseline(const hl_plan *plan, hl_ranks *r)
  * steady state. */
 static double speedup_1d(const hl_plan *plan)
 {
-	if (plan->lu_hetero > 0)
+	if (plan->lu_hetero > 0 && !plan->grouped)
 		return plan->lu_cyclic / plan->lu_hetero;
 	return plan->hetero > 0 ? plan->cyclic / plan->hetero : 0.0;
 }
@@ -194,8 +203,11 @@ static void text_1d(const hl_plan *pl, FILE *out)
 	if (rows < pl->B)
 		fprintf(out, "  %7s  (%zu more rows in --json)\n", "...", pl->B - rows);
 
-	fprintf(out, "\nSlice pattern, the machine of virtual process 0..%zu "
-	        "(the allocation reversed, 000 s3.4):\n", pl->B - 1);
+	fprintf(out, "\nSlice pattern, the machine of virtual process 0..%zu %s:\n", pl->B - 1,
+	        pl->grouped ? "(grouped by machine: a product's blocks all stay to the end, so the "
+	                      "order keeps the balance\n  and PBLAS's rings cross machines once per "
+	                      "machine)"
+	                    : "(the allocation reversed, 000 s3.4)");
 	size_t col = 0;
 	for (size_t k = 0; k < rows; k++) {
 		const char *name = cfg->machines[s->pattern[k]].name;
@@ -221,6 +233,8 @@ static void text_1d(const hl_plan *pl, FILE *out)
 	fprintf(out, "  predicted speedup over cyclic:   %12.2f  (bound %.2f)\n",
 	        pl->cyclic / pl->hetero, pl->cyclic / pl->ideal);
 
+	if (pl->grouped)
+		return;   /* the LU steps are not this kernel's */
 	fprintf(out, "\nLU of M = %zu column blocks, step by step (000 Fig 5), "
 	        "in cycle_time x block updates:\n", pl->M);
 	fprintf(out, "  %-32s %12.6g\n", "this plan", pl->lu_hetero);
@@ -252,6 +266,7 @@ static void json_1d(const hl_plan *pl, jw *w)
 	jw_key(w, "B"); jw_uint(w, pl->B);
 	jw_key(w, "B_chosen"); jw_bool(w, pl->B_auto);
 	jw_key(w, "allocation"); jw_str(w, hl_allocation_name(cfg->allocation));
+	jw_key(w, "pattern_grouped"); jw_bool(w, pl->grouped);
 	jw_key(w, "pattern");
 	jw_arr_inline(w);
 	for (size_t k = 0; k < pl->B; k++)

@@ -195,6 +195,16 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 		diag_error(d, 0, 0, "panel %zu x %zu: %s", Bp, Bq, vproc_strerror(st));
 		return -1;
 	}
+	/* A product: rows and columns grouped by grid row and column, as the
+	 * 1D slice (layout_1d.c); the counts, hence the balance, are kept. */
+	if (hl_kernel_row(cfg->kernel, cfg->stock)->order_free) {
+		if (vproc_pattern_group(p, Bp, plan->panel.row_pattern) != VPROC_OK ||
+		    vproc_pattern_group(q, Bq, plan->panel.col_pattern) != VPROC_OK) {
+			diag_error(d, 0, 0, "out of memory");
+			return -1;
+		}
+		plan->grouped = 1;
+	}
 	/* Per b x b block of the panel, in units of cycle_time. */
 	plan->cyclic = vproc_cost_cyclic(pq, plan->tsel);
 	plan->hetero = plan->panel.load / ((double)Bp * (double)Bq);
@@ -346,6 +356,9 @@ static void text_2d(const hl_plan *pl, FILE *out)
 	for (size_t J = 0; J < pn->Bq; J++)
 		fprintf(out, " %zu", pn->col_pattern[J]);
 	fputc('\n', out);
+	if (pl->grouped)
+		fprintf(out, "  (grouped: a product's blocks all stay to the end, so the order keeps "
+		        "the balance\n  and PBLAS's rings cross machines once per grid row or column)\n");
 
 	fprintf(out, "\nPredicted time per b x b block update, in units of cycle_time:\n");
 	fprintf(out, "  %-32s %12.6g\n", "ideal balance, all machines", pl->ideal);
@@ -427,6 +440,7 @@ static void json_2d(const hl_plan *pl, jw *w)
 	jw_uint_array(w, pn->R, p);
 	jw_key(w, "C");
 	jw_uint_array(w, pn->C, q);
+	jw_key(w, "grouped"); jw_bool(w, pl->grouped);
 	jw_key(w, "row_pattern");
 	jw_uint_array(w, pn->row_pattern, pn->Bp);
 	jw_key(w, "col_pattern");

@@ -31,6 +31,9 @@ typedef struct {
 	size_t M;             /* column blocks, ceil(n / nb) */
 	double lu_hetero;     /* step-by-step LU time of the plan */
 	double lu_cyclic;     /* step-by-step LU time, one process per machine */
+	int grouped;          /* the kernel is order-free (kernels.h): the slice's
+	                       * or the panel's patterns have each machine's
+	                       * processes adjacent */
 
 	/* layout: 2d (000 s4) */
 	size_t p, q;          /* the grid of machines */

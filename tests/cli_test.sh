@@ -325,5 +325,32 @@ assert abs(T - g["predicted_time"]) <= 1e-9 * T, (T, g["predicted_time"])' "$tmp
 		&& ok || bad "$f: partition.panel_2d is not layout 2d's plan read as rectangles: $(cat "$tmp/err")"
 done
 
+# A product is order-free (kernels.h): the plans group each machine's
+# processes (vproc_pattern_group), same counts as LU's order; LU keeps 000
+# s3.4's interleaved order.  Table 3: 2D rows 0 1 2 0 1 0 become 0 0 0 1 1 2.
+for k in mm lu; do
+	sed "s/^kernel: .*/kernel: $k/" configs/table3-emulated.yaml >"$tmp/t3-$k.yaml"
+	sed "s/^kernel: .*/kernel: $k/" experiments/configs/table3-1d-emulated.yaml >"$tmp/t3-1d-$k.yaml"
+	"$HETLAUNCH" plan "$tmp/t3-$k.yaml" --json >"$tmp/t3-$k.json" 2>"$tmp/err" &&
+	"$HETLAUNCH" plan "$tmp/t3-1d-$k.yaml" --json >"$tmp/t3-1d-$k.json" 2>>"$tmp/err" ||
+		{ bad "plan of Table 3, kernel $k: $(cat "$tmp/err")"; continue; }
+done
+python3 -c '
+import json, sys
+def load(f): return json.load(open(f))
+mm, lu = load(sys.argv[1]), load(sys.argv[2])
+m1, l1 = load(sys.argv[3]), load(sys.argv[4])
+def runs(p): return 1 + sum(a != b for a, b in zip(p, p[1:]))
+assert mm["panel"]["grouped"] and not lu["panel"]["grouped"]
+assert mm["panel"]["row_pattern"] == [0, 0, 0, 1, 1, 2], mm["panel"]["row_pattern"]
+assert sorted(lu["panel"]["row_pattern"]) == mm["panel"]["row_pattern"]
+assert runs(lu["panel"]["row_pattern"]) > 3
+assert m1["pattern_grouped"] and not l1["pattern_grouped"]
+assert sorted(m1["pattern"]) == sorted(l1["pattern"]) and m1["counts"] == l1["counts"]
+assert runs(m1["pattern"]) == len(set(m1["pattern"])), m1["pattern"]
+assert runs(l1["pattern"]) > len(set(l1["pattern"]))
+' "$tmp/t3-mm.json" "$tmp/t3-lu.json" "$tmp/t3-1d-mm.json" "$tmp/t3-1d-lu.json" 2>"$tmp/err" \
+	&& ok || bad "kernel mm: patterns not grouped by machine: $(tail -n 2 "$tmp/err")"
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

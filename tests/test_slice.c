@@ -284,6 +284,39 @@ static void bad_input(void **state)
 	vproc_slice_free(NULL);
 }
 
+/* vproc_pattern_group: the slice of 002 Table 2 (t = 3, 5, 8, B = 10:
+ * 5, 3 and 2 processes) grouped keeps its counts, each machine's
+ * processes adjacent, machines in the order of their first appearance. */
+static void pattern_group(void **state)
+{
+	(void)state;
+	vproc_slice s;
+	assert_int_equal(vproc_slice_build(3, t358, 10, VPROC_SLICE_PLAIN, &s), VPROC_OK);
+	size_t g[10], count[3] = { 0 };
+	memcpy(g, s.pattern, sizeof g);
+	assert_int_equal(vproc_pattern_group(3, 10, g), VPROC_OK);
+	for (size_t k = 0; k < 10; k++)
+		count[g[k]]++;
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(count[i], s.counts[i]);
+	assert_int_equal(g[0], s.pattern[0]);   /* the first machine stays first */
+	size_t changes = 0;
+	for (size_t k = 1; k < 10; k++)
+		changes += g[k] != g[k - 1];
+	assert_int_equal(changes, 2);   /* three runs: one per machine */
+	vproc_slice_free(&s);
+
+	size_t mixed[6] = { 0, 1, 2, 0, 1, 0 }, want[6] = { 0, 0, 0, 1, 1, 2 };
+	assert_int_equal(vproc_pattern_group(3, 6, mixed), VPROC_OK);
+	assert_memory_equal(mixed, want, sizeof want);
+	size_t late[4] = { 2, 0, 2, 1 }, want_late[4] = { 2, 2, 0, 1 };
+	assert_int_equal(vproc_pattern_group(3, 4, late), VPROC_OK);
+	assert_memory_equal(late, want_late, sizeof want_late);
+	size_t bad[2] = { 0, 3 };
+	assert_int_equal(vproc_pattern_group(3, 2, bad), VPROC_EINVAL);
+	assert_int_equal(vproc_pattern_group(3, 2, NULL), VPROC_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +332,7 @@ int main(void)
 		cmocka_unit_test(lu_predict),
 		cmocka_unit_test(choose_B),
 		cmocka_unit_test(bad_input),
+		cmocka_unit_test(pattern_group),
 	};
 	return cmocka_run_group_tests_name("slice (000 s3.3-3.4, 002 s2.2, s4.4)", tests, NULL, NULL);
 }

@@ -87,6 +87,20 @@ typedef struct {
 } vproc_slice;
 
 /*
+ * vproc_pattern_group -- reorder a pattern (a slice's, or a panel's rows or
+ * columns) so that equal entries are adjacent, machines in the order of
+ * their first appearance: the same processes per machine, hence the same
+ * balance for an operation whose work does not shrink (a product), with
+ * each machine's processes next to each other in the rings of PBLAS
+ * (pattern_group.c says why).
+ *   p        [in]     entries are < p
+ *   B        [in]     length
+ *   pattern  [in,out] reordered in place
+ * Returns VPROC_OK, VPROC_EINVAL (an entry >= p) or VPROC_ENOMEM.
+ */
+vproc_status vproc_pattern_group(size_t p, size_t B, size_t *pattern);
+
+/*
  * vproc_slice_build -- the incremental ("dynamic programming") allocation of
  * 000 s3.3 in O(B log p) with a binary heap, reversed into a slice pattern
  * (000 s3.4).  The trailing s virtual processes of the pattern hold an
