@@ -19,7 +19,7 @@
 #include "vclock.h"
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 6u
+#define VR_SHM_VERSION 7u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 #define VR_MAX_LINKED   64     /* machines of a network: links */
@@ -120,6 +120,9 @@ typedef struct {
 	unsigned long long slack_ns;            /* lateness that is not an overrun */
 	_Atomic unsigned long long bus_free;
 	_Atomic int attached;                   /* ranks that mapped the segment */
+	_Atomic int awake;                      /* attached ranks not asleep in a
+	                                         * wait (wait.c: a waiter polls
+	                                         * while they leave a core free) */
 	int32_t rank_machine[VR_MAX_RANKS];
 	vr_machine machines[VR_MAX_MACHINES];
 	vr_rank ranks[VR_MAX_RANKS];
