@@ -354,7 +354,7 @@ clean:
 EXP_BIN := $(OBJ)/experiments/repro
 # One folder per paper (experiments/<paper>/*.c, each a table of ids), the
 # harness, and the project's JSON writer and atomic files.
-EXP_SRC := experiments/repro.c experiments/harness.c $(wildcard experiments/*/*.c)
+EXP_SRC := experiments/repro.c experiments/harness.c experiments/parallel.c $(wildcard experiments/*/*.c)
 EXP_OBJ := $(EXP_SRC:%.c=$(OBJ)/%.o) $(OBJ)/launcher/json.o $(OBJ)/launcher/fsutil.o
 
 .PHONY: experiments experiments-check

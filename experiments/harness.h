@@ -28,6 +28,15 @@
 void die(const char *what, const char *detail) __attribute__((noreturn));
 void must(vproc_status st, const char *what);
 
+/* ---- independent samples over processes (parallel.c) ----------------------
+ * fn(i, slot, arg) for i = 0 .. count - 1, each writing its result (size
+ * bytes, no pointers) to out + i * size, spread over EXP_JOBS worker
+ * processes (default: the online processors, at most 8).  The slots come
+ * back in index order, so a caller that reduces them in that order gets a
+ * serial run's numbers.  A worker that fails ends repro (exit 1). */
+void ex_parallel(size_t count, size_t size, void (*fn)(size_t i, void *slot, void *arg),
+                 void *arg, void *out);
+
 /* ---- growing strings ------------------------------------------------------ */
 typedef struct {
 	char *s;

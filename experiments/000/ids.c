@@ -308,9 +308,27 @@ static size_t exact_count(const study *S, size_t n)
 	return n <= 4 ? sample_count(S, n) : 0;
 }
 
-static void study_sample(const study *S, study_row *w, size_t k, double *t, double *trace)
+/* One sample's figures (a slot of ex_parallel: no pointers). */
+typedef struct {
+	double heur_bound, ours_bound, tau;
+	size_t steps;
+	int exact;                                  /* the exact figures are set */
+	double exact_bound, heur_exact, ours_exact;
+	int heur_optimal, ours_optimal;
+} study_sample_out;
+
+/* The (n, k) of the study's i-th sample: the samples of n = nmin first. */
+typedef struct {
+	const study *S;
+	size_t *n, *k;
+} study_items;
+
+static void study_sample(const study *S, size_t n, size_t k, study_sample_out *out)
 {
-	size_t n = w->n, N = n * n, steps;
+	size_t N = n * n, steps;
+	double *t = malloc(N * sizeof *t), *trace = malloc(STUDY_CAP * sizeof *trace);
+	if (!t || !trace)
+		die("memory", strerror(ENOMEM));
 	uint64_t x = 0x5eed000000000000ULL ^ ((uint64_t)n << 32) ^ (uint64_t)k;
 	for (size_t i = 0; i < N; i++)
 		t[i] = uniform01(&x);
@@ -319,58 +337,102 @@ static void study_sample(const study *S, study_row *w, size_t k, double *t, doub
 	must(vproc_grid_svd(n, n, t, VPROC_SVD_PAPER, STUDY_CAP, trace, STUDY_CAP, &steps, &h),
 	     "vproc_grid_svd");
 	must(vproc_grid_svd(n, n, t, VPROC_SVD_BEST, 0, NULL, 0, NULL, &o), "vproc_grid_svd");
-	w->heur_bound += h.obj / bound;
-	w->ours_bound += o.obj / bound;
-	double tau = h.obj / trace[0] - 1;
-	w->tau += tau;
-	w->tau_negative += tau < -1e-12;
-	if (steps >= STUDY_CAP) {
-		w->not_converged++;
-	} else {
-		w->steps += (double)steps;
-		if (steps > w->max_steps)
-			w->max_steps = steps;
-	}
+	memset(out, 0, sizeof *out);
+	out->heur_bound = h.obj / bound;
+	out->ours_bound = o.obj / bound;
+	out->tau = h.obj / trace[0] - 1;
+	out->steps = steps;
 	if (k < exact_count(S, n)) {
 		vproc_grid e;
 		must(vproc_grid_exact(n, n, t, &e), "vproc_grid_exact");
-		w->exact_bound += e.obj / bound;
-		w->heur_exact += h.obj / e.obj;
-		w->ours_exact += o.obj / e.obj;
-		w->heur_optimal += h.obj >= e.obj * (1 - 1e-9);
-		w->ours_optimal += o.obj >= e.obj * (1 - 1e-9);
+		out->exact = 1;
+		out->exact_bound = e.obj / bound;
+		out->heur_exact = h.obj / e.obj;
+		out->ours_exact = o.obj / e.obj;
+		out->heur_optimal = h.obj >= e.obj * (1 - 1e-9);
+		out->ours_optimal = o.obj >= e.obj * (1 - 1e-9);
 		vproc_grid_free(&e);
 	}
 	vproc_grid_free(&h);
 	vproc_grid_free(&o);
+	free(t);
+	free(trace);
 }
 
+static void study_item(size_t i, void *slot, void *arg)
+{
+	const study_items *it = arg;
+	study_sample(it->S, it->n[i], it->k[i], slot);
+}
+
+/* Add one sample to its row, in the order of k (the serial sums). */
+static void study_add(study_row *w, const study_sample_out *s)
+{
+	w->heur_bound += s->heur_bound;
+	w->ours_bound += s->ours_bound;
+	w->tau += s->tau;
+	w->tau_negative += s->tau < -1e-12;
+	if (s->steps >= STUDY_CAP) {
+		w->not_converged++;
+	} else {
+		w->steps += (double)s->steps;
+		if (s->steps > w->max_steps)
+			w->max_steps = s->steps;
+	}
+	if (s->exact) {
+		w->exact_bound += s->exact_bound;
+		w->heur_exact += s->heur_exact;
+		w->ours_exact += s->ours_exact;
+		w->heur_optimal += (size_t)s->heur_optimal;
+		w->ours_optimal += (size_t)s->ours_optimal;
+	}
+}
+
+static void study_means(study_row *w)
+{
+	double m = (double)w->samples, e = (double)w->exact_samples;
+	size_t conv = w->samples - w->not_converged;
+	w->heur_bound /= m;
+	w->ours_bound /= m;
+	w->tau /= m;
+	w->steps = conv ? w->steps / (double)conv : NAN;
+	w->exact_bound = e > 0 ? w->exact_bound / e : NAN;
+	w->heur_exact = e > 0 ? w->heur_exact / e : NAN;
+	w->ours_exact = e > 0 ? w->ours_exact / e : NAN;
+}
+
+/* Every sample of every n, over ex_parallel's workers (issue 16: 17 s of
+ * one core in quick mode), then reduced in the serial order. */
 static void study_run(study *S)
 {
-	size_t count = S->nmax - S->nmin + 1;
+	size_t count = S->nmax - S->nmin + 1, total = 0;
 	S->rows = calloc(count, sizeof *S->rows);
-	double *t = malloc(S->nmax * S->nmax * sizeof *t), *trace = malloc(STUDY_CAP * sizeof *trace);
-	if (!S->rows || !t || !trace)
+	if (!S->rows)
 		die("memory", strerror(ENOMEM));
-	for (size_t n = S->nmin; n <= S->nmax; n++) {
+	for (size_t n = S->nmin; n <= S->nmax; n++)
+		total += sample_count(S, n);
+	study_items it = { S, malloc(total * sizeof(size_t)), malloc(total * sizeof(size_t)) };
+	study_sample_out *out = malloc(total * sizeof *out);
+	if (!it.n || !it.k || !out)
+		die("memory", strerror(ENOMEM));
+	for (size_t n = S->nmin, i = 0; n <= S->nmax; n++)
+		for (size_t k = 0; k < sample_count(S, n); k++, i++) {
+			it.n[i] = n;
+			it.k[i] = k;
+		}
+	ex_parallel(total, sizeof *out, study_item, &it, out);
+	for (size_t n = S->nmin, i = 0; n <= S->nmax; n++) {
 		study_row *w = &S->rows[n - S->nmin];
 		w->n = n;
 		w->samples = sample_count(S, n);
 		w->exact_samples = exact_count(S, n);
-		for (size_t k = 0; k < w->samples; k++)
-			study_sample(S, w, k, t, trace);
-		double m = (double)w->samples, e = (double)w->exact_samples;
-		size_t conv = w->samples - w->not_converged;
-		w->heur_bound /= m;
-		w->ours_bound /= m;
-		w->tau /= m;
-		w->steps = conv ? w->steps / (double)conv : NAN;
-		w->exact_bound = e > 0 ? w->exact_bound / e : NAN;
-		w->heur_exact = e > 0 ? w->heur_exact / e : NAN;
-		w->ours_exact = e > 0 ? w->ours_exact / e : NAN;
+		for (size_t k = 0; k < w->samples; k++, i++)
+			study_add(w, &out[i]);
+		study_means(w);
 	}
-	free(t);
-	free(trace);
+	free(it.n);
+	free(it.k);
+	free(out);
 }
 
 static study *the_study;
