@@ -223,6 +223,24 @@ static void wildcard_candidate(void **state)
 	assert_false(vproc_order_past(t, 1, g, cand2));  /* rank 1 may send at (700, 1) */
 }
 
+/* Whom a rank that waits for r sleeps on: r while it runs or while its
+ * own message or clock bounds it; the horizon's rank when r can only be
+ * woken by a message not sent yet. */
+static void blocker_is_who_moves_the_bound(void **state)
+{
+	(void)state;
+	vproc_order_rank s[4] = { BLOCKED(100, VPROC_NEVER), RUN(700), BLOCKED(50, 300), RUN(900) };
+	vproc_event g = vproc_order_horizon(s, 4, 3);
+	assert_int_equal(g.rank, 2);                               /* its pending 300 */
+	assert_int_equal(vproc_order_blocker(s, 4, 1, g), 1);      /* running */
+	assert_int_equal(vproc_order_blocker(s, 4, 2, g), 2);      /* its own message */
+	assert_int_equal(vproc_order_blocker(s, 4, 0, g), 2);      /* woken after rank 2 */
+	s[0].vt = 400;                                             /* its clock bounds it */
+	assert_int_equal(vproc_order_blocker(s, 4, 0, g), 0);
+	s[1].done = 1;
+	assert_int_equal(vproc_order_blocker(s, 4, 1, g), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +254,7 @@ int main(void)
 		cmocka_unit_test(blocked_rank_bounded_by_its_messages),
 		cmocka_unit_test(blocked_rank_woken_after_its_waker),
 		cmocka_unit_test(wildcard_candidate),
+		cmocka_unit_test(blocker_is_who_moves_the_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

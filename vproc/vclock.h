@@ -119,4 +119,10 @@ vproc_event vproc_order_bound(const vproc_order_rank *ranks, int r, vproc_event 
  * e's own rank's event: what follows from it comes after.) */
 int vproc_order_past(const vproc_order_rank *ranks, int r, vproc_event g, vproc_event e);
 
+/* The rank whose next move can raise r's bound: r itself while it runs or
+ * while its own clock or a pending message bounds it; the horizon's rank
+ * when the horizon does.  A rank waiting for r to be past an event sleeps
+ * until that rank moves (issue 16: woken, not polling). */
+int vproc_order_blocker(const vproc_order_rank *ranks, int n, int r, vproc_event g);
+
 #endif

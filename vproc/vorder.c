@@ -52,3 +52,13 @@ int vproc_order_past(const vproc_order_rank *ranks, int r, vproc_event g, vproc_
 {
 	return !vproc_event_before(vproc_order_bound(ranks, r, g), e);
 }
+
+int vproc_order_blocker(const vproc_order_rank *ranks, int n, int r, vproc_event g)
+{
+	const vproc_order_rank *s = &ranks[r];
+	if (s->done || !s->blocked || g.rank < 0 || g.rank >= n)
+		return r;
+	vproc_event own = { s->vt, r }, w = { s->wake, r };
+	/* the bound is g when g < w and own < g (vproc_order_bound) */
+	return vproc_event_before(g, w) && vproc_event_before(own, g) ? g.rank : r;
+}

@@ -42,6 +42,11 @@ void vr_bsend_progress(void)
 	}
 }
 
+int vr_bsend_outstanding(void)
+{
+	return nout;
+}
+
 /* Returns MPI_SUCCESS, or the error of a send that could not be buffered
  * (then sent as the caller would have: *req is a real request). */
 int vr_bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,

@@ -100,6 +100,21 @@ int vr_world_rank(MPI_Comm comm, int rank)
 	return c->world[rank];
 }
 
+/* The world ranks of comm's members, or NULL (MPI_COMM_WORLD, or not
+ * known: every rank); *size their number. */
+const int *vr_comm_members(MPI_Comm comm, int *size)
+{
+	int inter = 1;   /* an intercommunicator's senders are the remote group */
+	if (comm == MPI_COMM_WORLD || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter ||
+	    vr_world_rank(comm, 0) < 0)
+		return NULL;
+	vr_comm *c = find(comm, 0);
+	if (c == NULL || c->world == NULL)
+		return NULL;
+	*size = c->size;
+	return c->world;
+}
+
 /* The stamps of the virtual clock (vclock.c) travel on a duplicate made
  * when the communicator is (MPI_Init, the interposed constructors): a
  * collective call every member makes at the same point.

@@ -138,11 +138,13 @@ static void wildcard_choose(MPI_Comm comm, int *source, int *tag)
 		stag = -1;
 	vr_wait_expect(comm, MPI_ANY_SOURCE, *tag);
 	vr_wait_block();
+	int nmembers = 0;
+	const int *members = vr_comm_members(comm, &nmembers);
 	unsigned iter = 0;
 	unsigned long long t0 = 0;
 	for (;;) {
 		int w = -1, t = -1, safe = 0;
-		int got = vr_order_pick(chan, stag, &w, &t, &safe);
+		int got = vr_order_pick(chan, stag, members, nmembers, &w, &t, &safe);
 		int late = vr_order_escape_due(&t0);
 		if (got == 1 && (safe || late)) {
 			if (!safe)

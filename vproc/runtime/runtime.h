@@ -94,6 +94,7 @@ int vr_stamp_channel(MPI_Comm comm, int tag, MPI_Comm *sc, int *stag);
 int vr_stamp_chan(MPI_Comm comm, int tag, MPI_Comm *sc, int *stag, int *chan);
 /* The rank in comm of a world rank; -1 if not a member. */
 int vr_comm_rank_of(MPI_Comm comm, int world);
+const int *vr_comm_members(MPI_Comm comm, int *size);   /* NULL: every rank */
 void vr_stamp_create(MPI_Comm comm);   /* collective over comm */
 
 /* wait.c: under the virtual clock, a wait is the virtual time a receive
@@ -105,6 +106,7 @@ void vr_wait_add(double seconds);
 int vr_bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
              MPI_Request *req);
 void vr_bsend_progress(void);
+int vr_bsend_outstanding(void);   /* buffered sends MPI still holds */
 int vr_bsend_flush(void);
 int vr_completed_request(MPI_Request *req);
 
@@ -121,10 +123,12 @@ void vr_order_unblock(void);
 void vr_order_done(void);
 void vr_order_doing(int what);
 void vr_order_computing(int yes);   /* emu.c: between MPI calls or not */
-int vr_order_pick(int chan, int stag, int *src_world, int *stag_out, int *safe);
+int vr_order_pick(int chan, int stag, const int *members, int nmembers, int *src_world,
+                  int *stag_out, int *safe);
 int vr_order_escape_due(unsigned long long *t0);   /* the escape's time came */
 void vr_order_escaped(void);                        /* counts one */
 void vr_order_nap(unsigned *iter);
+void vr_order_moved(unsigned long long vt);   /* vclock.c: our clock moved */
 
 /* placement.c: the rank's host on stderr (HETLAUNCH_PLACEMENT=1) */
 void vr_placement_report(void);

@@ -78,6 +78,13 @@ typedef struct {
 	_Atomic int computing;       /* between two MPI calls (emu.c): it will
 	                              * come back, nothing is stuck */
 	uint32_t npat;
+	/* Waiting for the order woken, not polling (issue 16): a rank that
+	 * waits for this one's bound to rise sets its bit in waiters and its
+	 * need; this rank bumps ver and wakes them when the bound may have
+	 * risen (a state change: all; its clock: those whose need it passed). */
+	_Atomic uint32_t ver;
+	_Atomic unsigned long long need;         /* the time it waits for */
+	_Atomic uint64_t waiters[VR_MAX_RANKS / 64];
 	vr_pattern pat[VR_WAIT_PATTERNS];
 	vr_pending pending[VR_PENDING_CAP];
 } vr_order;

@@ -57,6 +57,7 @@ unsigned long long vr_vt_ns(void)
 static void publish(void)
 {
 	atomic_store_explicit(&shm->rank_vt[my_rank], vt, memory_order_relaxed);
+	vr_order_moved(vt);   /* wake the ranks waiting for our clock (vorder.c) */
 }
 
 void vr_vt_init(void *segment, int rank, int machine)

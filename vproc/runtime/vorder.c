@@ -48,10 +48,14 @@
  * no other rank can still send a matching one that arrives before it.
  */
 #define _GNU_SOURCE
+#include <linux/futex.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "runtime.h"
 #include "shm_layout.h"
@@ -65,6 +69,7 @@ static int *siblings, nsiblings;
 static long escape_ns = 100000000L;  /* HETLAUNCH_VORDER_ESCAPE_MS; see init */
 static int enabled;
 static _Atomic unsigned long long *epoch;
+static int nwords;   /* of the waiters bit sets: (nranks + 63) / 64 */
 
 void vr_order_init(void *segment, int rank, const int *sib, int nsib)
 {
@@ -74,6 +79,7 @@ void vr_order_init(void *segment, int rank, const int *sib, int nsib)
 	siblings = (int *)sib;
 	nsiblings = nsib;
 	epoch = &shm->order_epoch;
+	nwords = (nranks + 63) / 64;
 	enabled = 1;
 	const char *e = getenv("HETLAUNCH_VORDER");   /* "0": off, for measuring */
 	if (e && e[0] == '0')
@@ -110,6 +116,39 @@ static unsigned long long real_ns(void)
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
+/* ---- waking the ranks that wait for the order (issue 16) -----------------
+ * A rank that waits for the order sleeps until the rank whose move can
+ * raise the bound it waits for (vproc_order_blocker) moves: polling every
+ * rank's state with naps took most of the processor with 96 ranks on 2
+ * cores.  The waiter sets its need and its bit in the blocker's waiters,
+ * then checks the blocker's ver again before sleeping; the blocker changes
+ * its state, bumps ver, then reads waiters: one of the two sees the other. */
+
+/* Our bound may have risen: wake our waiters (after our clock moved to vt:
+ * those whose need it reached; all after a change of state). */
+static void notify(unsigned long long vt, int all)
+{
+	vr_order *o = &shm->order[me];
+	atomic_fetch_add(&o->ver, 1u);
+	for (int k = 0; k < nwords; k++) {
+		uint64_t bits = atomic_load(&o->waiters[k]);
+		while (bits) {
+			int b = __builtin_ctzll(bits), w = 64 * k + b;
+			bits &= bits - 1;
+			if (!all && atomic_load(&shm->order[w].need) > vt)
+				continue;
+			atomic_fetch_and(&o->waiters[k], ~(1ull << b));
+			vr_wake_rank(w);
+		}
+	}
+}
+
+void vr_order_moved(unsigned long long vt)
+{
+	if (enabled)
+		notify(vt, 0);
+}
+
 /* ---- pending messages ----------------------------------------------------- */
 
 void vr_order_sent(int dest, int chan, int stag, unsigned long long arrival)
@@ -124,6 +163,7 @@ void vr_order_sent(int dest, int chan, int stag, unsigned long long arrival)
 		atomic_fetch_add(&o->overflow, 1u);
 	unlock(&o->lock);
 	bump();
+	vr_wake_rank(dest);   /* a wildcard receive may sleep with nothing pending */
 }
 
 void vr_order_received(int src, int chan, int stag, unsigned long long arrival)
@@ -140,6 +180,8 @@ void vr_order_received(int src, int chan, int stag, unsigned long long arrival)
 		}
 	}
 	unlock(&o->lock);
+	if (atomic_load(&o->blocked))
+		notify(INF, 1);   /* its wake-up may be later now (else: vt bounds us) */
 }
 
 /* ---- blocked ranks -------------------------------------------------------- */
@@ -155,12 +197,15 @@ void vr_order_block(const vr_pattern *pat, int npat)
 	o->npat = (uint32_t)npat;
 	atomic_store(&o->blocked, 1);
 	unlock(&o->lock);
+	notify(INF, 1);
 }
 
 void vr_order_unblock(void)
 {
 	if (!enabled)
 		return;
+	/* no notify: a blocked rank's bound is at least its clock, its
+	 * bound now */
 	atomic_store(&shm->order[me].blocked, 0);
 }
 
@@ -168,6 +213,8 @@ void vr_order_done(void)
 {
 	if (shm != NULL && me >= 0) {
 		atomic_store(&shm->order[me].done, 1);
+		if (enabled)
+			notify(INF, 1);
 	}
 }
 
@@ -182,6 +229,12 @@ static int matches(const vr_pattern *q, const vr_pending *p)
 
 typedef vproc_event event;
 static vproc_order_rank *snap;
+static uint32_t *vers;          /* each rank's ver, read before its state */
+static uint32_t wake_seen;      /* our wake word, read before the snapshot */
+static int blk = -2;            /* whom the last unsuccessful check waits on:
+                                 * a rank, -1 anyone (a message to us), -2
+                                 * no one (the snapshot was inconsistent) */
+static unsigned long long blk_need;
 
 /* Reads every rank (the clocks first: a clock read earlier is lower, so
  * never too high) into snap and *G, the earliest event of a message not
@@ -191,6 +244,11 @@ static int take_snapshot(event *G)
 {
 	if (snap == NULL && (snap = calloc((size_t)nranks, sizeof *snap)) == NULL)
 		return -1;
+	if (vers == NULL && (vers = calloc((size_t)nranks, sizeof *vers)) == NULL)
+		return -1;
+	wake_seen = atomic_load(&shm->ranks[me].wake);
+	for (int r = 0; r < nranks; r++)
+		vers[r] = atomic_load(&shm->order[r].ver);
 	unsigned long long e0 = atomic_load_explicit(epoch, memory_order_seq_cst);
 	for (int r = 0; r < nranks; r++)
 		snap[r].vt = atomic_load_explicit(&shm->rank_vt[r], memory_order_acquire);
@@ -200,8 +258,8 @@ static int take_snapshot(event *G)
 		s->done = atomic_load(&o->done);
 		s->blocked = 0;
 		s->wake = INF;
-		if (s->done)
-			continue;
+		if (s->done || !atomic_load(&o->blocked))
+			continue;   /* running: its clock bounds it (read before: lower) */
 		lock(&o->lock);
 		s->blocked = atomic_load(&o->blocked);
 		if (s->blocked) {
@@ -224,35 +282,69 @@ static int past(int r, event G, unsigned long long t, int tie)
 	return vproc_order_past(snap, r, G, (event){ t, tie });
 }
 
+/* Not past: remember whom to sleep on. */
+static int not_past(int r, event G, unsigned long long t)
+{
+	blk = vproc_order_blocker(snap, nranks, r, G);
+	blk_need = t;
+	return 0;
+}
+
 static int all_past(unsigned long long ready, int all)
 {
 	event G;
+	blk = -2;
 	if (take_snapshot(&G) < 0)
 		return 0;
 	int n = all ? nranks : nsiblings;
 	for (int k = 0; k < n; k++) {
 		int r = all ? k : siblings[k];
 		if (r != me && !past(r, G, ready, me))
-			return 0;
+			return not_past(r, G, ready);
 	}
 	return 1;
 }
 
-/* One step of waiting: yield first, then naps doubling from 10 to 640 us:
- * the rank we wait for is usually about to move, and a nap leaves it the
- * core (with 96 ranks on 2 cores, naps capped at 160 us made the waiting
- * ranks' snapshots take most of the processor). */
+/* One step of waiting, after an unsuccessful check: sleep on our wake
+ * word until blk moves (see notify) or, blk -1, until anyone wakes us (a
+ * message sent to us), at most VR_ORDER_NAP_NS (5 times that for a
+ * message): what no one announces (the escape's clock) is seen that late.
+ * While buffered sends of ours are out, 1 ms: a receiver of a large one
+ * may need our MPI progress (bsend.c) and only vr_wait_peer kicks us.  An
+ * inconsistent snapshot is taken again after a yield.  Measured on a
+ * 96-rank LU (n = 2048, nb = 16) on 2 cores: 2 ms naps timed out 723,000
+ * times, 10 ms ones 112,000, and the run's CPU time fell from 137 to 110 s
+ * (naps of 10-640 us, no wake-ups: 168 s). */
+#define VR_ORDER_NAP_NS 10000000L
+
 static void nap(unsigned *iter)
 {
+	(*iter)++;
 	vr_bsend_progress();   /* our buffered sends move while we wait */
-	unsigned i = (*iter)++;
-	if (i < 8) {
+	if (blk == -2 || blk == me) {
 		sched_yield();
 		return;
 	}
-	long ns = 10000L << (i - 8 < 6 ? i - 8 : 6);   /* 10 .. 640 us */
-	struct timespec ts = { 0, ns };
-	nanosleep(&ts, NULL);
+	_Atomic uint64_t *word = NULL;
+	uint64_t bit = 1ull << (me % 64);
+	if (blk >= 0) {
+		word = &shm->order[blk].waiters[me / 64];
+		atomic_store(&shm->order[me].need, blk_need);
+		atomic_fetch_or(word, bit);
+		if (atomic_load(&shm->order[blk].ver) != vers[blk]) {
+			atomic_fetch_and(word, ~bit);   /* it moved since the snapshot */
+			return;
+		}
+	}
+	vr_rank *self = &shm->ranks[me];
+	struct timespec ts = { 0, blk < 0 ? 5 * VR_ORDER_NAP_NS : VR_ORDER_NAP_NS };
+	if (vr_bsend_outstanding())
+		ts.tv_nsec = 1000000L;
+	atomic_store(&self->sleeping, 1u);
+	syscall(SYS_futex, (uint32_t *)&self->wake, FUTEX_WAIT, wake_seen, &ts, NULL, 0);
+	atomic_store(&self->sleeping, 0u);
+	if (word)
+		atomic_fetch_and(word, ~bit);
 }
 
 /* The escape's clock runs only while every rank is inside an MPI call
@@ -265,6 +357,21 @@ static int someone_computing(void)
 		    !atomic_load_explicit(&shm->order[r].done, memory_order_relaxed))
 			return 1;
 	return 0;
+}
+
+/* Any rank's ver (its clock, its state) or the epoch (a message sent)
+ * moved since the last call: the run is moving.  With naps of 10 ms, the
+ * computing flags alone, sampled at each wake-up, missed the computing in
+ * between: a 96-rank LU escaped 54 times (issue 16). */
+static int moved(void)
+{
+	static unsigned long long last = INF;
+	unsigned long long sig = atomic_load(epoch);
+	for (int r = 0; r < nranks; r++)
+		sig += atomic_load_explicit(&shm->order[r].ver, memory_order_relaxed);
+	int m = sig != last;
+	last = sig;
+	return m;
 }
 
 void vr_order_computing(int yes)
@@ -321,7 +428,8 @@ void vr_order_book(unsigned long long ready, int all)
 	int dbg = 0;
 	while (!all_past(ready, all)) {
 		unsigned long long now = real_ns();
-		if (t0 == 0 || someone_computing())
+		int m = moved();
+		if (m || t0 == 0 || someone_computing())
 			t0 = now;
 		else if (now - t0 > 1000000000ull && !dbg) {
 			dbg = 1;
@@ -348,35 +456,56 @@ int vr_order_enabled(void)
 	return enabled;
 }
 
-/* The earliest matching pending message for us, and whether no other rank
- * can still send one that arrives before it.  Returns 1 (chosen, safe),
- * 0 (not yet), -1 (nothing pending). */
-int vr_order_pick(int chan, int stag, int *src, int *tag, int *safe)
+/* The earliest matching pending message for us: its arrival (INF: none),
+ * source and tag. */
+static unsigned long long earliest(int chan, int stag, int *bsrc, int *btag)
 {
-	event G;
-	int consistent = take_snapshot(&G) == 0;
 	vr_order *o = &shm->order[me];
 	vr_pattern q = { chan, -1, stag };
 	unsigned long long best = INF;
-	int bsrc = -1, btag = -1;
+	*bsrc = -1;
 	lock(&o->lock);
 	for (uint32_t k = 0; k < o->npending; k++) {
 		const vr_pending *p = &o->pending[k];
-		if (matches(&q, p) && (p->arrival < best || (p->arrival == best && p->src < bsrc))) {
+		if (matches(&q, p) && (p->arrival < best || (p->arrival == best && p->src < *bsrc))) {
 			best = p->arrival;
-			bsrc = p->src;
-			btag = p->stag;
+			*bsrc = p->src;
+			*btag = p->stag;
 		}
 	}
 	unlock(&o->lock);
-	if (bsrc < 0)
-		return -1;
+	return best;
+}
+
+/* The earliest matching pending message for us, and whether no other rank
+ * (of the communicator, members; NULL: every rank) can still send one that
+ * arrives before it.  Returns 1 (chosen, safe), 0 (not yet), -1 (nothing
+ * pending). */
+int vr_order_pick(int chan, int stag, const int *members, int nmembers, int *src, int *tag,
+                  int *safe)
+{
+	event G;
+	int bsrc = -1, btag = -1;
+	blk = -1;   /* nothing pending: until a message is sent to us (vr_order_sent) */
+	wake_seen = atomic_load(&shm->ranks[me].wake);
+	if (earliest(chan, stag, &bsrc, &btag) == INF)
+		return -1;   /* no snapshot needed */
+	/* the snapshot before the pending list: a message registered after
+	 * it has its sender excluded (chosen) or arrives after the chosen */
+	blk = -2;
+	int consistent = take_snapshot(&G) == 0;
+	unsigned long long best = earliest(chan, stag, &bsrc, &btag);
 	*src = bsrc;
 	*tag = btag;
 	*safe = consistent;
-	for (int r = 0; r < nranks && *safe; r++)
+	/* only the communicator's members can send on its channel (their
+	 * bounds hold what the others may make them do, through G) */
+	int n = members ? nmembers : nranks;
+	for (int k = 0; k < n && *safe; k++) {
+		int r = members ? members[k] : k;
 		if (r != me && r != bsrc && !past(r, G, best, bsrc))
-			*safe = 0;
+			*safe = not_past(r, G, best);
+	}
 	/* the chosen sender's next message comes after this one */
 	return 1;
 }
@@ -384,7 +513,8 @@ int vr_order_pick(int chan, int stag, int *src, int *tag, int *safe)
 int vr_order_escape_due(unsigned long long *t0)
 {
 	unsigned long long now = real_ns();
-	if (*t0 == 0 || someone_computing()) {
+	int m = moved();
+	if (m || *t0 == 0 || someone_computing()) {
 		*t0 = now;
 		return 0;
 	}
