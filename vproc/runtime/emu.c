@@ -68,17 +68,11 @@ static unsigned long long now_ns(clockid_t id)
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
-/* The emulated machine's slowness: a rank asleep here leaves the
- * processor to the others (wait.c counts the awake ones). */
 static void sleep_until(unsigned long long t)
 {
 	struct timespec ts = { (time_t)(t / 1000000000ull), (long)(t % 1000000000ull) };
-	if (shm)
-		atomic_fetch_sub(&shm->awake, 1);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
-	if (shm)
-		atomic_fetch_add(&shm->awake, 1);
 }
 
 static int emulating;     /* shm && VR_FLAG_EMULATE */
@@ -107,21 +101,14 @@ _Atomic uint32_t *vr_my_sleeping(void)
 	return my ? &my->sleeping : NULL;
 }
 
-_Atomic int *vr_awake_count(void)
-{
-	return shm ? &shm->awake : NULL;
-}
-
 void vr_wake_rank(int w)
 {
 	if (shm == NULL || w < 0 || w >= world_size)
 		return;
 	vr_rank *r = &shm->ranks[w];
 	atomic_fetch_add(&r->wake, 1u);
-	if (atomic_load(&r->sleeping) && atomic_exchange(&r->sleeping, 0u)) {
-		atomic_fetch_add(&shm->awake, 1);   /* see wait.c's sleep */
+	if (atomic_load(&r->sleeping))
 		vr_futex_wake(&r->wake);
-	}
 }
 
 void vr_wake(MPI_Comm comm, int dest)
@@ -180,7 +167,6 @@ void vr_emu_init(void)
 	emulating = (s->flags & VR_FLAG_EMULATE) != 0;
 	atomic_store(&my->pid, (int)getpid());
 	atomic_fetch_add(&s->attached, 1);
-	atomic_fetch_add(&s->awake, 1);
 	if (emulating && (s->flags & VR_FLAG_VIRTUAL)) {
 		vr_vt_init(s, rank, m);
 		vr_stamp_create(MPI_COMM_WORLD);
@@ -192,10 +178,8 @@ void vr_emu_init(void)
 
 void vr_emu_finalize(void)
 {
-	if (shm != NULL) {
+	if (shm != NULL)
 		atomic_store(&my->finalized, 1);
-		atomic_fetch_sub(&shm->awake, 1);   /* PMPI_Finalize's spin is short */
-	}
 	if (vr_virtual())
 		vr_order_done();   /* books nothing more: holds no one back */
 }

@@ -63,7 +63,6 @@ void vr_wake_rank(int world_rank);
 #include <stdint.h>
 _Atomic uint32_t *vr_my_wake(void);
 _Atomic uint32_t *vr_my_sleeping(void);
-_Atomic int *vr_awake_count(void);   /* ranks not asleep in a wait */
 void vr_futex_wake(_Atomic uint32_t *word);
 
 /* p2p with the emulated network: what our collectives use */

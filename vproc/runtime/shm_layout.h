@@ -127,9 +127,6 @@ typedef struct {
 	unsigned long long slack_ns;            /* lateness that is not an overrun */
 	_Atomic unsigned long long bus_free;
 	_Atomic int attached;                   /* ranks that mapped the segment */
-	_Atomic int awake;                      /* attached ranks not asleep in a
-	                                         * wait (wait.c: a waiter polls
-	                                         * while they leave a core free) */
 	int32_t rank_machine[VR_MAX_RANKS];
 	vr_machine machines[VR_MAX_MACHINES];
 	vr_rank ranks[VR_MAX_RANKS];

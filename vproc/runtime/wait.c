@@ -33,19 +33,6 @@ static unsigned VR_YIELDS = 96;       /* polls with sched_yield() between them *
 static long VR_NAP_MIN_NS = 2000;
 static long VR_NAP_MAX_NS = 64000;    /* about the latency of Fast Ethernet */
 
-/* Past the back-off, a waiter with the segment keeps polling instead of
- * sleeping while the awake ranks (emu.c's count: neither asleep in a wait
- * nor in the emulation's sleep) are no more than the processors it may
- * run on: no one needs the core it would give up, and a wake-up through
- * the kernel costs tens of microseconds.  LU's panel (PDGETF2: a PDAMAX,
- * a PDSWAP and a PDGER per column) is such a chain of short waits among
- * one process column while the others sleep; issue 10 measures it with
- * 3x3 against 1x2 on 2 cores.  At most VR_FREE_SPIN_NS per wait, for the
- * load this count does not see (other programs); then the naps as
- * before.  HETLAUNCH_FREE_SPIN_US overrides it (0: off). */
-static long VR_FREE_SPIN_NS = 2000000;
-static int vr_cores = 1;
-
 void vr_wait_init(void)
 {
 	/* With hetlaunch's segment (all ranks on this computer) a sender wakes
@@ -69,16 +56,6 @@ void vr_wait_init(void)
 			VR_NAP_MAX_NS = b;
 		}
 	}
-	const char *f = getenv("HETLAUNCH_FREE_SPIN_US");
-	if (f) {
-		char *end;
-		long us = strtol(f, &end, 10);
-		if (end != f && *end == '\0' && us >= 0 && us <= 1000000)
-			VR_FREE_SPIN_NS = us * 1000;
-	}
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-		vr_cores = CPU_COUNT(&set);
 	/* A nap is only short if the kernel does not round it up: the
 	 * default timer slack (50 us) would make every nap that long. */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
@@ -95,40 +72,9 @@ void vr_wait_init(void)
 static MPI_Comm kick_comm = MPI_COMM_NULL;
 static int kick_peer = -1;
 
-static unsigned long long mono_ns(void)
-{
-	struct timespec ts;
-	vr_real_clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-
-/* Whether this wait may poll once more rather than sleep (see
- * VR_FREE_SPIN_NS).  One wait at a time: the budget starts at the first
- * poll past the back-off of each wait (iter == where the naps begin). */
-static unsigned long long free_until;
-
-static int core_is_free(unsigned iter)
-{
-	_Atomic int *awake = vr_awake_count();
-	if (awake == NULL || VR_FREE_SPIN_NS == 0 ||
-	    atomic_load_explicit(awake, memory_order_relaxed) > vr_cores)
-		return 0;
-	unsigned long long t = mono_ns();
-	if (iter == VR_SPINS + VR_YIELDS && free_until == 0) {
-		free_until = t + (unsigned long long)VR_FREE_SPIN_NS;
-		if (kick_peer >= 0)   /* as before a sleep: see vr_wait_peer */
-			vr_wake(kick_comm, kick_peer);
-	}
-	return t < free_until;
-}
-
 /* One step of the back-off after an unsuccessful test. */
 static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 {
-	if (*iter == 0)
-		free_until = 0;   /* a new wait */
-	if (seen_wake != NULL && *iter >= VR_SPINS + VR_YIELDS && core_is_free(*iter))
-		return;   /* the iteration stays where the naps begin */
 	unsigned i = (*iter)++;
 	if (i < VR_SPINS)
 		return;
@@ -156,16 +102,9 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 	if (kick_peer >= 0)
 		vr_wake(kick_comm, kick_peer);
 	_Atomic uint32_t *sl = vr_my_sleeping();
-	_Atomic int *awake = vr_awake_count();
-	/* Whoever clears `sleeping` counts us awake again: the waker
-	 * (vr_wake_rank), at once, so that a rank polling on a free core sees
-	 * that the core is wanted before we are even scheduled; or we, after
-	 * the nap. */
-	atomic_fetch_sub(awake, 1);
 	atomic_store(sl, 1u);
 	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT, *seen_wake, &ts, NULL, 0);
-	if (atomic_exchange(sl, 0u))
-		atomic_fetch_add(awake, 1);
+	atomic_store(sl, 0u);
 	*seen_wake = atomic_load(w);
 }
 
