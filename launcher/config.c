@@ -28,6 +28,12 @@ const char *hl_allocation_name(hl_allocation a)
 	return a == HL_ALLOC_OPTIMIZED ? "optimized" : "plain";
 }
 
+const char *hl_order_name(hl_order o)
+{
+	static const char *const names[] = { "auto", "interleaved", "grouped" };
+	return names[o];
+}
+
 const char *hl_arrangement_name(hl_arrangement a)
 {
 	static const char *const names[] = { "auto", "exact", "heuristic" };

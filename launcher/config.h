@@ -31,6 +31,9 @@ typedef struct {
 typedef struct hl_layout_ops hl_layout_ops;
 typedef enum { HL_ARR_AUTO, HL_ARR_EXACT, HL_ARR_HEURISTIC } hl_arrangement;
 typedef enum { HL_ALLOC_PLAIN, HL_ALLOC_OPTIMIZED } hl_allocation;
+/* The 1D slice's order (issue 16): auto (layout_1d.c chooses), 000 s3.4's
+ * interleaved order, or each machine's processes adjacent. */
+typedef enum { HL_ORDER_AUTO, HL_ORDER_INTERLEAVED, HL_ORDER_GROUPED } hl_order;
 
 /* emulate: true, or a mapping (issue 5; README "Emulation"). */
 typedef struct {
@@ -67,6 +70,7 @@ typedef struct {
 	hl_arrangement arrangement;
 	hl_kernel kernel;
 	hl_allocation allocation;
+	hl_order order;          /* layout 1d: the slice's order (default auto) */
 	size_t n, nb;            /* n: the largest of sizes[] (the plan's) */
 	size_t *sizes;           /* n: N or n: [N1, N2, ...], in the file's order */
 	size_t nsizes;
@@ -94,6 +98,7 @@ void hl_config_free(hl_config *cfg);
 
 const char *hl_layout_name(const hl_layout_ops *l);
 const char *hl_allocation_name(hl_allocation a);
+const char *hl_order_name(hl_order o);
 const char *hl_arrangement_name(hl_arrangement a);
 
 /* M = ceil(n / nb): column blocks of the matrix. */

@@ -2,7 +2,7 @@
  * layout_1d.c -- the row of `layout: 1d` (paper 000 s3, paper 002 s2): a
  * slice of B virtual processes over the machines, by the incremental
  * allocation reversed (000 s3.3-3.4, or 002 s4.4's optimized variant), run
- * as a 1 x B BLACS grid by stock ScaLAPACK.  Keys B, allocation.
+ * as a 1 x B BLACS grid by stock ScaLAPACK.  Keys B, allocation, order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,7 @@
 
 /* ---- config ------------------------------------------------------------- */
 
-static const char *const KEYS_1D[] = { "B", "allocation", NULL };
+static const char *const KEYS_1D[] = { "B", "allocation", "order", NULL };
 
 static int load_key_1d(hl_config *cfg, const char *key, const yt_node *v, diag *d)
 {
@@ -25,6 +25,13 @@ static int load_key_1d(hl_config *cfg, const char *key, const yt_node *v, diag *
 		cfg->B_loc.line = v->line;
 		cfg->B_loc.col = v->col;
 		return hl_cfg_size(d, key, v, 1, 100000000, &cfg->B);
+	}
+	if (strcmp(key, "order") == 0) {
+		static const char *const order[] = { "auto", "interleaved", "grouped" };
+		if (hl_cfg_enum(d, key, v, order, 3, &e) < 0)
+			return -1;
+		cfg->order = (hl_order)e;
+		return 0;
 	}
 	if (hl_cfg_enum(d, key, v, alloc, 2, &e) < 0)   /* allocation */
 		return -1;
@@ -54,6 +61,65 @@ static int check_1d(hl_config *cfg, const yt_node *root, diag *d)
 }
 
 /* ---- plan ----------------------------------------------------------------- */
+
+/* Each machine's processes adjacent (vproc/pattern_group.c), the LU steps
+ * predicted again on the order that runs. */
+static vproc_status group_slice(hl_plan *plan)
+{
+	size_t p = plan->cfg->nmachines;
+	vproc_status st = vproc_pattern_group(p, plan->B, plan->slice.pattern);
+	if (st == VPROC_OK)
+		st = vproc_lu_predict(p, plan->t, plan->B, plan->slice.pattern, plan->M,
+		                      &plan->lu_hetero);
+	if (st == VPROC_OK)
+		plan->grouped = 1;
+	return st;
+}
+
+/*
+ * order: auto, for LU and QR (issue 16).  000 s3.4 interleaves the machines
+ * along the slice so that the shrinking matrix stays balanced at every
+ * step.  But PDGETRF's and PDGEQRF's broadcasts along the slice are rings
+ * (their S-ring and I-ring topologies), and the interleaved slice crosses
+ * from one machine to another at nearly every hop: on a slow network each
+ * crossing is a message on the wire.  Grouped, a ring crosses once per
+ * machine.  Under the virtual clock (README, "The slice's order"): Table
+ * 3's QR, 1 x 19 on the 100 Mb/s bus, n = 2000: 23.80 s interleaved,
+ * 11.29 s grouped; lip's LU, B = 9, n = 2400: 27.95 s and 26.49 s.
+ * The seconds model (vproc/dense/lu_time.c, qr_time.c) books the rings'
+ * crossings but weighs the compute by each machine's total, blind to the
+ * imbalance of the last steps that grouping brings; the step model (000
+ * Fig 5) sees it, and its relative excess is charged on the grouped
+ * estimate.  Without a network to predict (a real cluster, no seconds
+ * model) the paper's order stays.
+ */
+static vproc_status choose_order(hl_plan *plan)
+{
+	const hl_config *cfg = plan->cfg;
+	if (cfg->order == HL_ORDER_GROUPED)
+		return group_slice(plan);
+	double ti = cfg->order == HL_ORDER_AUTO ? hl_predicted_seconds(plan, 0) : 0.0;
+	if (!(ti > 0))
+		return VPROC_OK;
+	size_t *keep = malloc(plan->B * sizeof *keep);
+	if (keep == NULL)
+		return VPROC_ENOMEM;
+	memcpy(keep, plan->slice.pattern, plan->B * sizeof *keep);
+	double lu_i = plan->lu_hetero;
+	vproc_status st = group_slice(plan);
+	if (st == VPROC_OK) {
+		plan->order_s[0] = ti;
+		plan->order_s[1] = hl_predicted_seconds(plan, 0);
+		plan->order_excess = lu_i > 0 ? plan->lu_hetero / lu_i - 1.0 : 0.0;
+		if (!(plan->order_s[1] * (1.0 + plan->order_excess) < ti)) {
+			memcpy(plan->slice.pattern, keep, plan->B * sizeof *keep);
+			plan->lu_hetero = lu_i;
+			plan->grouped = 0;
+		}
+	}
+	free(keep);
+	return st;
+}
 
 static int plan_1d(const hl_config *cfg, diag *d, hl_plan *plan)
 {
@@ -97,12 +163,15 @@ static int plan_1d(const hl_config *cfg, diag *d, hl_plan *plan)
 	}
 	/* A product's blocks all stay to the end: the same processes in any
 	 * order balance the same, and adjacent ones keep PBLAS's ring
-	 * broadcasts on one machine (vproc/pattern_group.c).  The LU steps
-	 * above were predicted on 000 s3.4's order, which LU would run. */
-	if (hl_kernel_row(cfg->kernel, cfg->stock)->order_free) {
-		if (vproc_pattern_group(p, plan->B, plan->slice.pattern) != VPROC_OK)
-			goto oom;
-		plan->grouped = 1;
+	 * broadcasts on one machine (vproc/pattern_group.c).  Unless the user
+	 * asks for the interleaved order. */
+	if (hl_kernel_row(cfg->kernel, cfg->stock)->order_free)
+		st = cfg->order == HL_ORDER_INTERLEAVED ? VPROC_OK : group_slice(plan);
+	else
+		st = choose_order(plan);
+	if (st != VPROC_OK) {
+		diag_error(d, 0, 0, "ordering the slice failed: %s", vproc_strerror(st));
+		return -1;
 	}
 	plan->ideal = vproc_cost_ideal(p, plan->t);
 	plan->cyclic = vproc_cost_cyclic(p, plan->t);
@@ -148,9 +217,14 @@ static int ranks_1d_baseline(const hl_plan *plan, hl_ranks *r)
 
 /* The step-by-step LU prediction (000 Fig 5) when there is one, else the
  * steady state. */
+static int order_free(const hl_plan *plan)
+{
+	return hl_kernel_row(plan->cfg->kernel, plan->cfg->stock)->order_free;
+}
+
 static double speedup_1d(const hl_plan *plan)
 {
-	if (plan->lu_hetero > 0 && !plan->grouped)
+	if (plan->lu_hetero > 0 && !order_free(plan))
 		return plan->lu_cyclic / plan->lu_hetero;
 	return plan->hetero > 0 ? plan->cyclic / plan->hetero : 0.0;
 }
@@ -179,6 +253,30 @@ static void print_machines(const hl_plan *pl, FILE *out, int w)
 }
 
 
+/* The order's choice (choose_order), when there was one to make. */
+static void print_order(const hl_plan *pl, FILE *out)
+{
+	const hl_config *cfg = pl->cfg;
+	if (order_free(pl) || cfg->order != HL_ORDER_AUTO) {
+		if (cfg->order != HL_ORDER_AUTO)
+			fprintf(out, "\nSlice order: %s (given)\n", hl_order_name(cfg->order));
+		return;
+	}
+	if (!(pl->order_s[0] > 0)) {
+		fprintf(out, "\nSlice order: 000 s3.4's (%s)\n",
+		        !cfg->emulate ? "not emulated: no network to predict the other by"
+		        : "no seconds model for this kernel or emulated network: "
+		          "kernels lu, qr, emulate: mflops, a switch or a bus");
+		return;
+	}
+	fprintf(out, "\nSlice order (order: auto), predicted seconds, network included:\n");
+	fprintf(out, "  %-32s %12.4g s\n", "interleaved (000 s3.4)", pl->order_s[0]);
+	fprintf(out, "  %-32s %12.4g s, %+.2f%% step-model imbalance: %.4g s\n",
+	        "grouped by machine", pl->order_s[1], 100.0 * pl->order_excess,
+	        pl->order_s[1] * (1.0 + pl->order_excess));
+	fprintf(out, "  chosen: %s\n", pl->grouped ? "grouped" : "interleaved");
+}
+
 static void text_1d(const hl_plan *pl, FILE *out)
 {
 	const hl_config *cfg = pl->cfg;
@@ -204,10 +302,12 @@ static void text_1d(const hl_plan *pl, FILE *out)
 		fprintf(out, "  %7s  (%zu more rows in --json)\n", "...", pl->B - rows);
 
 	fprintf(out, "\nSlice pattern, the machine of virtual process 0..%zu %s:\n", pl->B - 1,
-	        pl->grouped ? "(grouped by machine: a product's blocks all stay to the end, so the "
-	                      "order keeps the balance\n  and PBLAS's rings cross machines once per "
-	                      "machine)"
-	                    : "(the allocation reversed, 000 s3.4)");
+	        !pl->grouped ? "(the allocation reversed, 000 s3.4)"
+	        : order_free(pl) ? "(grouped by machine: a product's blocks all stay to the end, "
+	                           "so the order keeps the balance\n  and PBLAS's rings cross "
+	                           "machines once per machine)"
+	        : "(grouped by machine: PDGETRF's and PDGEQRF's rings then\n  cross machines "
+	          "once per machine; see the order below)");
 	size_t col = 0;
 	for (size_t k = 0; k < rows; k++) {
 		const char *name = cfg->machines[s->pattern[k]].name;
@@ -233,10 +333,12 @@ static void text_1d(const hl_plan *pl, FILE *out)
 	fprintf(out, "  predicted speedup over cyclic:   %12.2f  (bound %.2f)\n",
 	        pl->cyclic / pl->hetero, pl->cyclic / pl->ideal);
 
-	if (pl->grouped)
+	print_order(pl, out);
+	if (order_free(pl))
 		return;   /* the LU steps are not this kernel's */
 	fprintf(out, "\nLU of M = %zu column blocks, step by step (000 Fig 5), "
-	        "in cycle_time x block updates:\n", pl->M);
+	        "in cycle_time x block updates, %s:\n", pl->M,
+	        pl->grouped ? "grouped" : "000 s3.4's order");
 	fprintf(out, "  %-32s %12.6g\n", "this plan", pl->lu_hetero);
 	fprintf(out, "  %-32s %12.6g\n", "cyclic, 1 process per machine", pl->lu_cyclic);
 	if (pl->lu_hetero > 0)
@@ -267,6 +369,17 @@ static void json_1d(const hl_plan *pl, jw *w)
 	jw_key(w, "B_chosen"); jw_bool(w, pl->B_auto);
 	jw_key(w, "allocation"); jw_str(w, hl_allocation_name(cfg->allocation));
 	jw_key(w, "pattern_grouped"); jw_bool(w, pl->grouped);
+	jw_key(w, "order");
+	jw_obj(w);
+	jw_key(w, "mode"); jw_str(w, hl_order_name(cfg->order));
+	jw_key(w, "chosen"); jw_str(w, pl->grouped ? "grouped" : "interleaved");
+	jw_key(w, "interleaved_s");
+	pl->order_s[0] > 0 ? jw_num(w, pl->order_s[0]) : jw_null(w);
+	jw_key(w, "grouped_s");
+	pl->order_s[0] > 0 ? jw_num(w, pl->order_s[1]) : jw_null(w);
+	jw_key(w, "grouped_excess");
+	pl->order_s[0] > 0 ? jw_num(w, pl->order_excess) : jw_null(w);
+	jw_end(w);
 	jw_key(w, "pattern");
 	jw_arr_inline(w);
 	for (size_t k = 0; k < pl->B; k++)

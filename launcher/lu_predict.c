@@ -70,3 +70,9 @@ double hl_lu_predicted_time(const hl_plan *plan, int baseline)
 	free(mf);
 	return total * K;
 }
+
+double hl_predicted_seconds(const hl_plan *plan, int baseline)
+{
+	double t = hl_lu_predicted_time(plan, baseline);
+	return t > 0 ? t / emulation_K(plan->cfg) : 0.0;
+}

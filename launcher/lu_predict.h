@@ -15,4 +15,7 @@
  * emulate: mflops (K is then known before the run) on a switch or a bus. */
 double hl_lu_predicted_time(const hl_plan *plan, int baseline);
 
+/* The same in emulated seconds (0: no prediction). */
+double hl_predicted_seconds(const hl_plan *plan, int baseline);
+
 #endif

@@ -31,9 +31,14 @@ typedef struct {
 	size_t M;             /* column blocks, ceil(n / nb) */
 	double lu_hetero;     /* step-by-step LU time of the plan */
 	double lu_cyclic;     /* step-by-step LU time, one process per machine */
-	int grouped;          /* the kernel is order-free (kernels.h): the slice's
-	                       * or the panel's patterns have each machine's
-	                       * processes adjacent */
+	int grouped;          /* the slice's or the panel's patterns have each
+	                       * machine's processes adjacent: an order-free
+	                       * kernel (kernels.h), or the order chosen (1d) */
+	double order_s[2];    /* 1d, order: auto: the predicted seconds of the
+	                       * interleaved and the grouped slice, network
+	                       * included (0: not compared) */
+	double order_excess;  /* the grouped slice's step-model excess (000 Fig 5),
+	                       * lu(grouped) / lu(interleaved) - 1 */
 
 	/* layout: 2d (000 s4) */
 	size_t p, q;          /* the grid of machines */

@@ -330,7 +330,9 @@ done
 # s3.4's interleaved order.  Table 3: 2D rows 0 1 2 0 1 0 become 0 0 0 1 1 2.
 for k in mm lu; do
 	sed "s/^kernel: .*/kernel: $k/" configs/table3-emulated.yaml >"$tmp/t3-$k.yaml"
-	sed "s/^kernel: .*/kernel: $k/" experiments/configs/table3-1d-emulated.yaml >"$tmp/t3-1d-$k.yaml"
+	sed "s/^kernel: .*/kernel: $k/; s/^layout: 1d/layout: 1d\norder: interleaved/" \
+		experiments/configs/table3-1d-emulated.yaml >"$tmp/t3-1d-$k.yaml"
+	[ $k = mm ] && sed -i '/^order:/d' "$tmp/t3-1d-$k.yaml"
 	"$HETLAUNCH" plan "$tmp/t3-$k.yaml" --json >"$tmp/t3-$k.json" 2>"$tmp/err" &&
 	"$HETLAUNCH" plan "$tmp/t3-1d-$k.yaml" --json >"$tmp/t3-1d-$k.json" 2>>"$tmp/err" ||
 		{ bad "plan of Table 3, kernel $k: $(cat "$tmp/err")"; continue; }
@@ -351,6 +353,54 @@ assert runs(m1["pattern"]) == len(set(m1["pattern"])), m1["pattern"]
 assert runs(l1["pattern"]) > len(set(l1["pattern"]))
 ' "$tmp/t3-mm.json" "$tmp/t3-lu.json" "$tmp/t3-1d-mm.json" "$tmp/t3-1d-lu.json" 2>"$tmp/err" \
 	&& ok || bad "kernel mm: patterns not grouped by machine: $(tail -n 2 "$tmp/err")"
+
+# The 1D slice's order (layout_1d.c choose_order, issue 16).  Table 3's QR
+# on its 100 Mb/s bus at n = 2000: the interleaved slice's I-ring crosses
+# machines at 18 of 19 hops, the grouped one at 9, so order: auto groups it
+# (measured under the virtual clock: 23.80 s against 11.29 s), after the
+# step model's imbalance.  order: interleaved keeps 000 s3.4; without a
+# network to predict, auto keeps it too; order: grouped groups and
+# predicts the LU steps on the grouped slice.
+sed 's/^n: .*/n: 2000/' experiments/configs/table3-1d-emulated.yaml >"$tmp/o-auto.yaml"
+sed 's/^layout: 1d/layout: 1d\norder: interleaved/' "$tmp/o-auto.yaml" >"$tmp/o-int.yaml"
+# (at n = 2400, M = 75: at the file's M = 64 both orders happen to predict the same steps)
+sed 's/^n: .*/n: 2400/' configs/lip-lu.yaml >"$tmp/o-lip.yaml"
+sed 's/^layout: 1d/layout: 1d\norder: grouped/' "$tmp/o-lip.yaml" >"$tmp/o-grp.yaml"
+for o in auto int grp lip; do
+	"$HETLAUNCH" plan "$tmp/o-$o.yaml" --json >"$tmp/o-$o.json" 2>"$tmp/err" ||
+		bad "order $o: plan failed: $(cat "$tmp/err")"
+done
+python3 -c '
+import json, sys
+a, i, g, l = (json.load(open(f)) for f in sys.argv[1:5])
+def runs(p): return 1 + sum(x != y for x, y in zip(p, p[1:]))
+o = a["order"]
+assert o["mode"] == "auto" and o["chosen"] == "grouped" and a["pattern_grouped"], o
+assert o["grouped_s"] * (1 + o["grouped_excess"]) < o["interleaved_s"], o
+assert 0 < o["grouped_excess"] < 0.1 and o["interleaved_s"] > 1.5 * o["grouped_s"], o
+assert runs(a["pattern"]) == len(set(a["pattern"])) and a["counts"] == i["counts"]
+assert i["order"]["chosen"] == "interleaved" and i["order"]["interleaved_s"] is None
+assert runs(i["pattern"]) > len(set(i["pattern"]))
+# the LU steps are predicted on the order that runs
+assert abs(a["predicted"]["lu"]["hetero"] / i["predicted"]["lu"]["hetero"] - 1 - o["grouped_excess"]) < 1e-9
+assert l["order"]["chosen"] == "interleaved" and l["order"]["interleaved_s"] is None, l["order"]
+assert g["order"]["chosen"] == "grouped" and runs(g["pattern"]) == len(set(g["pattern"]))
+assert g["counts"] == l["counts"] and g["predicted"]["lu"]["hetero"] != l["predicted"]["lu"]["hetero"]
+' "$tmp/o-auto.json" "$tmp/o-int.json" "$tmp/o-grp.json" "$tmp/o-lip.json" 2>"$tmp/err" \
+	&& ok || bad "order: the slice order choice: $(tail -n 2 "$tmp/err")"
+"$HETLAUNCH" plan "$tmp/o-auto.yaml" >"$tmp/o-auto.txt" 2>&1
+grep -q '^  chosen: grouped$' "$tmp/o-auto.txt" && grep -q 'interleaved (000 s3.4) .* s$' "$tmp/o-auto.txt" \
+	&& ok || bad "order: plan text lacks the order choice: $(grep -A4 'Slice order' "$tmp/o-auto.txt")"
+# a bad value, and the key on a layout without a slice: exit 2 at the key
+sed 's/^layout: 1d/layout: 1d\norder: sideways/' configs/lip-lu.yaml >"$tmp/o-bad.yaml"
+"$HETLAUNCH" plan "$tmp/o-bad.yaml" >/dev/null 2>"$tmp/err"; rc=$?
+line=$(grep -n '^order:' "$tmp/o-bad.yaml" | cut -d: -f1)
+[ $rc = 2 ] && grep -q "o-bad.yaml:$line:[0-9]*: .*order" "$tmp/err" \
+	&& ok || bad "order: sideways: rc $rc, $(cat "$tmp/err")"
+sed 's/^layout: 2d/layout: 2d\norder: grouped/' configs/table3-emulated.yaml >"$tmp/o-2d.yaml"
+"$HETLAUNCH" plan "$tmp/o-2d.yaml" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "o-2d.yaml:[0-9]*:[0-9]*: .*order" "$tmp/err" \
+	&& ok || bad "order on layout 2d: rc $rc, $(cat "$tmp/err")"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
