@@ -70,8 +70,8 @@ typedef struct {
 	_Atomic int lock;
 	uint32_t npending;
 	_Atomic uint32_t overflow;   /* pending entries lost to a full list */
-	_Atomic int blocked;         /* 1: in a wait that only a message matching
-	                              * one of pat[0..npat) can end */
+	_Atomic int blocked;         /* 1: in a wait that only messages matching
+	                              * each of pat[0..npat) can end */
 	_Atomic int done;            /* past its last booking (MPI_Finalize) */
 	_Atomic int doing;           /* for HETLAUNCH_VORDER_DEBUG: 1 ordering,
 	                              * 2 a wait with no receive named */
