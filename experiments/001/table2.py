@@ -10,30 +10,28 @@ emulated platform of experiments/configs/001-table2-emulated.yaml (its
 comments justify the speeds and the 10 Mb/s shared Ethernet), under the
 virtual clock with flop-model charges only (cpu_time: false), so the times
 do not depend on this computer's load.  Full mode: n = 640 and 1280 (nb =
-32), Table 2's sizes, EXP_REPS runs a point (default 2, the fastest kept, as
-timing.py does).  Quick mode (CI, issue 16): n = 320 and 640, one run a
+32), Table 2's sizes.  Quick mode (CI, issue 16): n = 320 and 640, one run a
 point: the same criterion at two sizes, but the n = 1280 runs took three
 quarters of the id's time (about 10 s of CPU each against 3.6 s at n = 640
 and 1.7 s at n = 320) and n = 320 orders the five partitions as clearly
 (4.50, 4.52, 4.75, 6.29, 7.49 s); Table 2 prints no n = 320 times, so those
 rows have no paper value.
 
-Both modes set HETLAUNCH_VORDER_ESCAPE_MS=20 (unless given): hl-mmm's
-runs leave the virtual clock's ordering by its real-time escape 50-260
-times a run (emulation.out_of_order), each after 100 ms with every rank
-waiting (README, "Booking in virtual-time order"), and those waits were
-most of the id's wall time: one n = 640 run took 9.9 s at 100 ms and 2.3 s
-at 10 ms (29.83 and 29.72 s emulated); the ten quick runs at 20 ms were
-within 0.3% of their 100 ms times and kept the same order.  Full mode used
-the runtime's 100 ms until issue 16's 30-minute full run: 160-180 escapes
-per n = 640 run, 18-19 s of wall time each, about 10 minutes for the id.
+One run a point (EXP_REPS may ask more): since issue 16's fixes to the
+virtual-time ordering (README, "Booking in virtual-time order": a Waitall
+wakes when all its messages are there) hl-mmm's runs keep virtual-time
+order without the runtime's real-time escape (emulation.out_of_order = 0)
+and two runs of a point come out identical (full mode, every point: e.g.
+29.12 and 29.12 s at n = 640, 226.77 and 226.77 s at n = 1280; the id
+took 44 s of wall time for two runs a point).  Before, they escaped
+50-400 times a run, 100 ms each: about 10 minutes for the full id, and
+their times spread by 1.6-2.3%.
 
 The paper's claim is that time grows with the cost.  Criterion, at each n:
 for every two partitions of costs C_a < C_b, time_a <= (1 + SLACK) time_b
-(so the optimum is the fastest within SLACK).  SLACK = 3%: the virtual
-clock books the shared bus in real order, and the same partition measured
-29.15-29.61 s at n = 640 (1.6%); the paper's own 5.1 and 5.3 partitions
-differ by 3% (33 and 34 s).  The paper's Table 2 itself fails this test at
+(so the optimum is the fastest within SLACK).  SLACK = 3%: the paper's own
+5.1 and 5.3 partitions differ by 3% (33 and 34 s), and ours by 0.1%
+(29.12 and 29.09 s at n = 640).  The paper's Table 2 itself fails this test at
 n = 640 (the 5.4 partition took 48 s, the 5.6 one 34 s; notes s3).  Every
 run must also report emulation.unstamped = 0 (every hl-mmm message moved
 the receiver's virtual clock).  Also reported: the rank correlation of time
@@ -67,7 +65,6 @@ PARTITIONS = [
 SIZES = {"quick": [320, 640], "full": [640, 1280]}   # the docstring says why
 PAPER_N = (640, 1280)   # Table 2's columns
 SLACK = 0.03
-ESCAPE_MS = "20"   # HETLAUNCH_VORDER_ESCAPE_MS in both modes (the docstring says why)
 
 
 def config(dst_dir, n, columns):
@@ -136,7 +133,8 @@ def main(argv):
     if os.path.isdir(os.path.join(ctx.runs, ID)):
         shutil.rmtree(os.path.join(ctx.runs, ID))   # no stale sizes of the other mode
     os.makedirs(ctx.runs, exist_ok=True)
-    os.environ.setdefault("HETLAUNCH_VORDER_ESCAPE_MS", ESCAPE_MS)
+    if "EXP_REPS" not in os.environ:
+        ctx.reps = 1   # deterministic (the docstring says why)
     if ctx.mode == "quick":
         timing.quick_host_speed()   # the config gives Mflop/s, cpu_time: false
     escape = os.environ.get("HETLAUNCH_VORDER_ESCAPE_MS")
@@ -189,9 +187,8 @@ def main(argv):
     note = (f"Criterion, at each n: for every two partitions of costs C_a < C_b, time_a <= "
             f"{1 + SLACK:g} time_b (times grow with C^; the optimum is the fastest within "
             f"{100 * SLACK:.0f}%), and every run's emulation.unstamped = 0. The {100 * SLACK:.0f}%"
-            " slack: the virtual clock books the bus in real order (the same partition measured"
-            " 29.15-29.61 s at n = 640, 1.6%), and the paper's own 5.1 and 5.3 partitions differ"
-            " by 3%. The paper's Table 2 fails this criterion at n = 640 (5.4: 48 s, 5.6: 34 s;"
+            " slack: the paper's own 5.1 and 5.3 partitions differ by 3% (ours, 5.08 and 5.3, by"
+            " 0.1% at n = 640). The paper's Table 2 fails this criterion at n = 640 (5.4: 48 s, 5.6: 34 s;"
             " notes s3). Five column partitions of exactly the costs of Table 2 (Fig 12's drawings"
             " are lost; notes s3), run by hl-mmm, one rank per emulated workstation, on a 10 Mb/s"
             " shared bus, under the virtual clock with flop-model charges only (cpu_time: false):"
@@ -202,8 +199,7 @@ def main(argv):
             + ("; quick mode runs n = 320, which Table 2 does not print, instead of 1280, for"
                " CI's time (issue 16): the same criterion at two sizes" if ctx.mode == "quick"
                else "") + f")" + (f"; HETLAUNCH_VORDER_ESCAPE_MS={escape}: the runtime's real-time"
-                                  " escape (hl-mmm's runs take it 50-260 times each) after"
-                                  f" {escape} ms instead of 100 ms" if escape else "")
+                                  f" escape after {escape} ms instead of 100 ms" if escape else "")
             + f". {ctx.reps} run(s) per point, the fastest kept"
             + (f" (spread up to {100 * max(spreads):.1f}%)" if spreads else "")
             + f"; this id took {wall:.0f} s of wall time.")
