@@ -68,6 +68,8 @@ static int fill_yaml(FILE *f, void *arg)
 		fprintf(f, "B: %zu\n", cfg->B);
 	if (cfg->allocation == HL_ALLOC_OPTIMIZED)
 		fprintf(f, "allocation: optimized\n");
+	if (cfg->order != HL_ORDER_AUTO)   /* 1d only */
+		fprintf(f, "order: %s\n", hl_order_name(cfg->order));
 	if (cfg->grid[0])
 		fprintf(f, "grid: [%zu, %zu]\n", cfg->grid[0], cfg->grid[1]);
 	if (cfg->panel[0])

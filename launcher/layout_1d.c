@@ -98,7 +98,8 @@ static vproc_status choose_order(hl_plan *plan)
 	const hl_config *cfg = plan->cfg;
 	if (cfg->order == HL_ORDER_GROUPED)
 		return group_slice(plan);
-	double ti = cfg->order == HL_ORDER_AUTO ? hl_predicted_seconds(plan, 0) : 0.0;
+	double ti = cfg->order == HL_ORDER_AUTO && hl_seconds_affordable(cfg, plan->B)
+	            ? hl_predicted_seconds(plan, 0) : 0.0;
 	if (!(ti > 0))
 		return VPROC_OK;
 	size_t *keep = malloc(plan->B * sizeof *keep);

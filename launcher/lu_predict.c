@@ -9,16 +9,6 @@
 #include "dense/qr_time.h"
 #include "lu_predict.h"
 
-/* K: a machine of cycle time t runs at K / t Mflop/s (emulation.c). */
-static double emulation_K(const hl_config *cfg)
-{
-	double tmin = cfg->machines[0].cycle_time;
-	for (size_t i = 1; i < cfg->nmachines; i++)
-		if (cfg->machines[i].cycle_time < tmin)
-			tmin = cfg->machines[i].cycle_time;
-	return cfg->emu.mflops * (cfg->emu.cycle_time > 0 ? cfg->emu.cycle_time : tmin);
-}
-
 /* The kernels with a seconds model (vproc/dense/), NULL for the others. */
 static vproc_status (*seconds_model(hl_kernel k))(const vproc_lu_platform *, vproc_lu_seconds *)
 {
@@ -38,7 +28,7 @@ double hl_lu_predicted_time(const hl_plan *plan, int baseline)
 	if (!cfg->emulate || !(cfg->emu.mflops > 0) || cfg->emu.links || model == NULL)
 		return 0.0;
 	size_t p = cfg->nmachines;
-	double K = emulation_K(cfg);
+	double K = hl_config_emulation_K(cfg);
 	double *mf = calloc(3 * p, sizeof *mf);
 	hl_ranks r = { 0 };
 	int rc = mf ? (baseline ? hl_ranks_cyclic(plan, &r) : hl_ranks_from_plan(plan, &r)) : -1;
@@ -74,5 +64,19 @@ double hl_lu_predicted_time(const hl_plan *plan, int baseline)
 double hl_predicted_seconds(const hl_plan *plan, int baseline)
 {
 	double t = hl_lu_predicted_time(plan, baseline);
-	return t > 0 ? t / emulation_K(plan->cfg) : 0.0;
+	return t > 0 ? t / hl_config_emulation_K(plan->cfg) : 0.0;
+}
+
+int hl_seconds_affordable(const hl_config *cfg, size_t nranks)
+{
+	/* The dense models walk every step and, in it, every process's blocks
+	 * (vproc_cyclic_owned_from): about M^2 (P Q + machines) steps of work.
+	 * 2e8 is about a second here; the loader lets n reach 10^7 with nb = 1
+	 * (make fuzz gives an input 10 s). */
+	double work = 0.0;
+	for (size_t k = 0; k < cfg->nsizes; k++) {
+		double M = cfg->nb ? (double)cfg->sizes[k] / (double)cfg->nb + 1.0 : 0.0;
+		work += M * M * (double)(nranks + cfg->nmachines);
+	}
+	return work <= 2e8;
 }

@@ -18,4 +18,8 @@ double hl_lu_predicted_time(const hl_plan *plan, int baseline);
 /* The same in emulated seconds (0: no prediction). */
 double hl_predicted_seconds(const hl_plan *plan, int baseline);
 
+/* 1 if the seconds models are cheap enough to run while planning (about a
+ * second at most) for this config's sizes on nranks processes. */
+int hl_seconds_affordable(const hl_config *cfg, size_t nranks);
+
 #endif

@@ -4,10 +4,33 @@
  */
 #include "plan.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "layout.h"
+#include "lu_predict.h"
+
+/* The seconds to expect, network included (issue 16: "nothing says how
+ * many seconds to expect"), when the emulated speeds are given: K is then
+ * known before the run (emulation.c). */
+static void predict_seconds(const hl_config *cfg, hl_plan *plan)
+{
+	double K = hl_config_emulation_K(cfg);
+	if (!cfg->emulate || !(cfg->emu.mflops > 0) || !(K > 0) || !cfg->layout->predicted_time)
+		return;
+	hl_ranks r = { 0 };
+	if (hl_ranks_from_plan(plan, &r) < 0)
+		return;
+	int cheap = hl_seconds_affordable(cfg, r.nranks);
+	hl_ranks_free(&r);
+	if (!cheap)
+		return;   /* run.c still predicts the job's time */
+	for (int b = 0; b < 2; b++) {
+		double t = cfg->layout->predicted_time(plan, b) / K;
+		plan->seconds[b] = t > 0 && t < HUGE_VAL ? t : 0.0;
+	}
+}
 
 int hl_plan_build(const hl_config *cfg, diag *d, hl_plan *plan)
 {
@@ -20,6 +43,7 @@ int hl_plan_build(const hl_config *cfg, diag *d, hl_plan *plan)
 		hl_plan_free(plan);
 		return -1;
 	}
+	predict_seconds(cfg, plan);
 	return 0;
 }
 

@@ -37,6 +37,9 @@ typedef struct {
 	double order_s[2];    /* 1d, order: auto: the predicted seconds of the
 	                       * interleaved and the grouped slice, network
 	                       * included (0: not compared) */
+	double seconds[2];    /* issue 16: the predicted seconds of the plan and
+	                       * of its baseline at the emulated speeds and network
+	                       * (layout.h predicted_time / K; 0: none) */
 	double order_excess;  /* the grouped slice's step-model excess (000 Fig 5),
 	                       * lu(grouped) / lu(interleaved) - 1 */
 

@@ -10,9 +10,23 @@
 #include "memory.h"
 #include "plan.h"
 
+/* The predicted seconds (plan.c), when there are some. */
+static void seconds_text(const hl_plan *pl, FILE *out)
+{
+	if (!(pl->seconds[0] > 0))
+		return;
+	fprintf(out, "\nPredicted seconds at the emulated speeds and network (README, "
+	        "\"Predicted seconds\"):\n  this plan %.4g s", pl->seconds[0]);
+	if (pl->seconds[1] > 0)
+		fprintf(out, ", the baseline %.4g s: speedup %.2f", pl->seconds[1],
+		        pl->seconds[1] / pl->seconds[0]);
+	fputc('\n', out);
+}
+
 void hl_plan_print_text(const hl_plan *pl, FILE *out)
 {
 	pl->cfg->layout->print_text(pl, out);
+	seconds_text(pl, out);
 	hl_memory_print_text(pl, out);
 }
 
@@ -48,6 +62,16 @@ void hl_plan_print_json(const hl_plan *pl, FILE *out)
 	jw_end(&w);
 
 	cfg->layout->print_json(pl, &w);
+	jw_key(&w, "predicted_seconds");
+	if (pl->seconds[0] > 0) {
+		jw_obj(&w);
+		jw_key(&w, "plan"); jw_num(&w, pl->seconds[0]);
+		jw_key(&w, "baseline");
+		pl->seconds[1] > 0 ? jw_num(&w, pl->seconds[1]) : jw_null(&w);
+		jw_end(&w);
+	} else {
+		jw_null(&w);
+	}
 	hl_memory_json(pl, &w);
 	jw_end(&w);
 	jw_done(&w);

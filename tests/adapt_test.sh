@@ -65,6 +65,11 @@ for mode in cyclic hetero; do
 		bad "calibrate --from ($mode): $(cat "$tmp/err")"
 	fi
 done
+# the slice's order given in the FILE stays in the written YAML
+sed 's/^layout: 1d/layout: 1d\norder: grouped/' "$TRUE" >"$tmp/ordered.yaml"
+"$HETLAUNCH" calibrate --from "$tmp/known-cyclic" "$tmp/ordered.yaml" -o "$tmp/cal-ordered.yaml" >/dev/null 2>"$tmp/err" &&
+	grep -q '^order: grouped$' "$tmp/cal-ordered.yaml" && "$HETLAUNCH" plan "$tmp/cal-ordered.yaml" >/dev/null 2>&1 \
+	&& ok || bad "calibrate -o lost order: grouped: $(cat "$tmp/err")"
 "$HETLAUNCH" calibrate --from "$tmp/no-such-run" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ] && [ ! -s "$tmp/out" ] && ok || bad "calibrate --from a missing run: not exit 2"
 "$HETLAUNCH" calibrate --from "$tmp/known-cyclic" configs/table3-2d.yaml >"$tmp/out" 2>"$tmp/err"

@@ -391,6 +391,24 @@ assert g["counts"] == l["counts"] and g["predicted"]["lu"]["hetero"] != l["predi
 "$HETLAUNCH" plan "$tmp/o-auto.yaml" >"$tmp/o-auto.txt" 2>&1
 grep -q '^  chosen: grouped$' "$tmp/o-auto.txt" && grep -q 'interleaved (000 s3.4) .* s$' "$tmp/o-auto.txt" \
 	&& ok || bad "order: plan text lacks the order choice: $(grep -A4 'Slice order' "$tmp/o-auto.txt")"
+# The plan's predicted seconds (plan.c, issue 16): with emulate: mflops the
+# plan's and the baseline's; the 1d plan's is the seconds of the order it
+# chose; without emulation, null.
+"$HETLAUNCH" plan configs/lhpc-emulated.yaml --json >"$tmp/ps-lhpc.json" 2>"$tmp/err" &&
+"$HETLAUNCH" plan configs/lhpc-lu.yaml --json >"$tmp/ps-real.json" 2>>"$tmp/err" &&
+"$HETLAUNCH" plan configs/mw-e1-emulated.yaml --json >"$tmp/ps-mw.json" 2>>"$tmp/err" &&
+python3 -c '
+import json, sys
+e, r, m = (json.load(open(f)) for f in sys.argv[1:4])
+s, o = e["predicted_seconds"], e["order"]
+assert 0 < s["plan"] < s["baseline"], s
+assert abs(s["plan"] - (o["grouped_s"] if o["chosen"] == "grouped" else o["interleaved_s"])) < 1e-9 * s["plan"], (s, o)
+assert r["predicted_seconds"] is None, r["predicted_seconds"]
+assert m["predicted_seconds"]["plan"] > 0, m["predicted_seconds"]
+' "$tmp/ps-lhpc.json" "$tmp/ps-real.json" "$tmp/ps-mw.json" 2>>"$tmp/err" \
+	&& ok || bad "plan: predicted_seconds: $(tail -n 3 "$tmp/err")"
+"$HETLAUNCH" plan configs/lhpc-emulated.yaml | grep -q '^  this plan [0-9.]* s, the baseline [0-9.]* s: speedup ' \
+	&& ok || bad "plan text: no predicted seconds line"
 # a bad value, and the key on a layout without a slice: exit 2 at the key
 sed 's/^layout: 1d/layout: 1d\norder: sideways/' configs/lip-lu.yaml >"$tmp/o-bad.yaml"
 "$HETLAUNCH" plan "$tmp/o-bad.yaml" >/dev/null 2>"$tmp/err"; rc=$?
