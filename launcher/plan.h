@@ -21,6 +21,9 @@
 
 typedef struct {
 	const hl_config *cfg;
+	double seconds[2];    /* issue 16: the predicted seconds of the plan and
+	                       * of its baseline at the emulated speeds and network
+	                       * (plan.c: layout.h predicted_time / K; 0: none) */
 	double *t;            /* [nmachines] cycle times, in list order (both layouts) */
 	size_t B;
 	int B_auto;           /* 1 if we chose B */
@@ -37,9 +40,6 @@ typedef struct {
 	double order_s[2];    /* 1d, order: auto: the predicted seconds of the
 	                       * interleaved and the grouped slice, network
 	                       * included (0: not compared) */
-	double seconds[2];    /* issue 16: the predicted seconds of the plan and
-	                       * of its baseline at the emulated speeds and network
-	                       * (layout.h predicted_time / K; 0: none) */
 	double order_excess;  /* the grouped slice's step-model excess (000 Fig 5),
 	                       * lu(grouped) / lu(interleaved) - 1 */
 

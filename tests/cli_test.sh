@@ -366,7 +366,11 @@ sed 's/^layout: 1d/layout: 1d\norder: interleaved/' "$tmp/o-auto.yaml" >"$tmp/o-
 # (at n = 2400, M = 75: at the file's M = 64 both orders happen to predict the same steps)
 sed 's/^n: .*/n: 2400/' configs/lip-lu.yaml >"$tmp/o-lip.yaml"
 sed 's/^layout: 1d/layout: 1d\norder: grouped/' "$tmp/o-lip.yaml" >"$tmp/o-grp.yaml"
-for o in auto int grp lip; do
+# the same on a 100 Gb/s network: the bytes no longer weigh, the grouped
+# slice's imbalance does (+3.2%), and auto keeps (restores) 000 s3.4's order
+sed -e 's/bandwidth_mbps: 100$/bandwidth_mbps: 100000/' -e 's/latency_us: 100$/latency_us: 1/' \
+	"$tmp/o-auto.yaml" >"$tmp/o-fast.yaml"
+for o in auto int grp lip fast; do
 	"$HETLAUNCH" plan "$tmp/o-$o.yaml" --json >"$tmp/o-$o.json" 2>"$tmp/err" ||
 		bad "order $o: plan failed: $(cat "$tmp/err")"
 done
@@ -386,7 +390,13 @@ assert abs(a["predicted"]["lu"]["hetero"] / i["predicted"]["lu"]["hetero"] - 1 -
 assert l["order"]["chosen"] == "interleaved" and l["order"]["interleaved_s"] is None, l["order"]
 assert g["order"]["chosen"] == "grouped" and runs(g["pattern"]) == len(set(g["pattern"]))
 assert g["counts"] == l["counts"] and g["predicted"]["lu"]["hetero"] != l["predicted"]["lu"]["hetero"]
-' "$tmp/o-auto.json" "$tmp/o-int.json" "$tmp/o-grp.json" "$tmp/o-lip.json" 2>"$tmp/err" \
+f = json.load(open(sys.argv[5]))
+fo = f["order"]
+assert fo["chosen"] == "interleaved" and not f["pattern_grouped"], fo
+assert fo["interleaved_s"] > 0 and fo["grouped_s"] > 0, fo
+assert fo["grouped_s"] * (1 + fo["grouped_excess"]) >= fo["interleaved_s"], fo
+assert f["pattern"] == i["pattern"] and f["predicted"]["lu"] == i["predicted"]["lu"], (f["pattern"], i["pattern"])
+' "$tmp/o-auto.json" "$tmp/o-int.json" "$tmp/o-grp.json" "$tmp/o-lip.json" "$tmp/o-fast.json" 2>"$tmp/err" \
 	&& ok || bad "order: the slice order choice: $(tail -n 2 "$tmp/err")"
 "$HETLAUNCH" plan "$tmp/o-auto.yaml" >"$tmp/o-auto.txt" 2>&1
 grep -q '^  chosen: grouped$' "$tmp/o-auto.txt" && grep -q 'interleaved (000 s3.4) .* s$' "$tmp/o-auto.txt" \

@@ -241,6 +241,32 @@ static void blocker_is_who_moves_the_bound(void **state)
 	assert_int_equal(vproc_order_blocker(s, 4, 1, g), 1);
 }
 
+/* When a wait ends (vproc_wait_wake): every pattern needs a message, so
+ * the latest of each pattern's earliest match; never while one has none
+ * (issue 16: the earliest over all made a Waitall with two of its three
+ * messages look awake); wildcards match any source or tag of their
+ * channel; a message matching two patterns counts for both (early, not
+ * late); no pattern, never. */
+static void wait_ends_when_every_receive_has_its_message(void **state)
+{
+	(void)state;
+	vproc_pattern pat[3] = { { 2, 0, 0 }, { 2, 1, 0 }, { 2, 2, 0 } };
+	vproc_pending pend[4] = { { 400, 2, 1, 0, 0 }, { 200, 2, 2, 0, 0 },
+	                          { 100, 3, 0, 0, 0 }, { 300, 2, 1, 0, 0 } };
+	/* from 0 only on channel 3: the first receive has nothing */
+	assert_true(vproc_wait_wake(pat, 3, pend, 4) == VPROC_NEVER);
+	pend[2].chan = 2;                                     /* now it has, at 100 */
+	assert_true(vproc_wait_wake(pat, 3, pend, 4) == 300); /* max(100, min(400, 300), 200) */
+	assert_true(vproc_wait_wake(pat, 1, pend, 4) == 100);
+	vproc_pattern any = { 2, -1, -1 }, tag1 = { 2, -1, 1 };
+	assert_true(vproc_wait_wake(&any, 1, pend, 4) == 100);
+	assert_true(vproc_wait_wake(&tag1, 1, pend, 4) == VPROC_NEVER);
+	vproc_pattern twice[2] = { { 2, 1, 0 }, { 2, 1, 0 } };
+	assert_true(vproc_wait_wake(twice, 2, pend, 4) == 300);   /* one message, both: early */
+	assert_true(vproc_wait_wake(pat, 0, pend, 4) == VPROC_NEVER);
+	assert_true(vproc_wait_wake(pat, 3, pend, 0) == VPROC_NEVER);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +281,7 @@ int main(void)
 		cmocka_unit_test(blocked_rank_woken_after_its_waker),
 		cmocka_unit_test(wildcard_candidate),
 		cmocka_unit_test(blocker_is_who_moves_the_bound),
+		cmocka_unit_test(wait_ends_when_every_receive_has_its_message),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

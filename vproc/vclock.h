@@ -22,6 +22,7 @@
 #define VPROC_VCLOCK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct {
 	unsigned long long start, end;   /* [start, end), ns of virtual time */
@@ -92,14 +93,47 @@ typedef struct {
 
 typedef struct {
 	unsigned long long vt;    /* its clock: it books and sends at or after it */
-	unsigned long long wake;  /* blocked: the earliest arrival among the
-	                           * pending messages its receive matches, or
-	                           * ~0ull if none */
-	int blocked;              /* waiting in a receive: only a message ends it */
+	unsigned long long wake;  /* blocked: when the pending messages its wait
+	                           * matches can end it (vproc_wait_wake), or
+	                           * ~0ull if they cannot */
+	int blocked;              /* waiting in receives: only messages end it */
 	int done;                 /* past its last booking */
 } vproc_order_rank;
 
 #define VPROC_NEVER (~0ull)
+
+/* A message registered as pending in its receiver's slot (the runtime's
+ * shared segment: vproc/runtime/shm_layout.h), and a receive a blocked
+ * rank waits for (src, stag: -1 for any). */
+typedef struct {
+	unsigned long long arrival;
+	int32_t chan;        /* the stamp channel (the same in every member) */
+	int32_t src;         /* world rank of the sender */
+	int32_t stag;        /* the stamp's tag */
+	int32_t pad;
+} vproc_pending;
+typedef struct {
+	int32_t chan, src, stag;
+} vproc_pattern;
+
+/* Does pending message p match receive q? */
+int vproc_pattern_matches(const vproc_pattern *q, const vproc_pending *p);
+
+/*
+ * vproc_wait_wake -- when a blocked rank's wait can end, from the messages
+ * pending for it.  Every receive the wait names needs its message (the
+ * runtime publishes patterns only for MPI_Wait, Waitall, Sendrecv, Recv
+ * and the collectives' receives, never for an any-of wait), so: the latest
+ * over the patterns of each one's earliest matching arrival; VPROC_NEVER
+ * while a pattern has none, or with no pattern.  A message matching two
+ * patterns counts for both: the result may come out early, never late (a
+ * bound too low only holds the others back; one too high would break the
+ * order).  Issue 16: the earliest over all the patterns made a Waitall
+ * with two of its three messages pending look awake at its clock, and
+ * hl-mmm's runs escaped the order 50-400 times each.
+ */
+unsigned long long vproc_wait_wake(const vproc_pattern *pat, uint32_t npat,
+                                   const vproc_pending *pend, uint32_t npend);
 
 /* a before b: earlier, or at the same time by a lower rank */
 int vproc_event_before(vproc_event a, vproc_event b);

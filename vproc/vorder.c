@@ -10,8 +10,32 @@ int vproc_event_before(vproc_event a, vproc_event b)
 	return a.t < b.t || (a.t == b.t && a.rank < b.rank);
 }
 
-/* A blocked rank wakes at its earliest matching pending message, not
- * before its clock; with none it wakes only on a message not sent yet. */
+int vproc_pattern_matches(const vproc_pattern *q, const vproc_pending *p)
+{
+	return q->chan == p->chan && (q->src < 0 || q->src == p->src) &&
+	       (q->stag < 0 || q->stag == p->stag);
+}
+
+unsigned long long vproc_wait_wake(const vproc_pattern *pat, uint32_t npat,
+                                   const vproc_pending *pend, uint32_t npend)
+{
+	unsigned long long wake = 0;
+	for (uint32_t j = 0; j < npat; j++) {
+		unsigned long long first = VPROC_NEVER;
+		for (uint32_t k = 0; k < npend; k++)
+			if (vproc_pattern_matches(&pat[j], &pend[k]) && pend[k].arrival < first)
+				first = pend[k].arrival;
+		if (first == VPROC_NEVER)
+			return VPROC_NEVER;
+		if (first > wake)
+			wake = first;
+	}
+	return npat ? wake : VPROC_NEVER;
+}
+
+/* A blocked rank wakes when its pending messages end its wait
+ * (vproc_wait_wake), not before its clock; without them it wakes only on a
+ * message not sent yet. */
 static vproc_event own_wake(const vproc_order_rank *s, int r)
 {
 	vproc_event e = { s->wake, r };

@@ -17,6 +17,17 @@
 
 #include "runtime.h"
 
+/* A handle MPI gives a send may be one a receive had that completed
+ * outside Wait/Waitall/Testall (MPI_Test, or a program's Waitany): its
+ * entry in comm.c's table would make a later Waitall publish a receive
+ * that no message ends (vproc_wait_wake: never), and the rank's bound
+ * would rise above what it really waits for. */
+static void forget_receive(int rc, MPI_Request req)
+{
+	if (rc == MPI_SUCCESS && req != MPI_REQUEST_NULL)
+		vr_recv_done(req);
+}
+
 /* The nonblocking send of each mode: the emulated port first, then the
  * send, then the receiver's wake-up. */
 typedef int start_fn(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
@@ -30,14 +41,17 @@ static int post_send(start_fn *start, const void *buf, int count, MPI_Datatype t
 	         ? vr_bsend(buf, count, type, dest, tag, comm, req)
 	         : start(buf, count, type, dest, tag, comm, req);
 	vr_wake(comm, dest);
+	forget_receive(rc, *req);
 	return rc;
 }
 
 /* A user's nonblocking send that was buffered gets a complete request. */
 static int user_request(int rc, MPI_Request *req)
 {
-	if (rc == MPI_SUCCESS && *req == MPI_REQUEST_NULL && vr_virtual())
+	if (rc == MPI_SUCCESS && *req == MPI_REQUEST_NULL && vr_virtual()) {
 		rc = vr_completed_request(req);
+		forget_receive(rc, *req);
+	}
 	return rc;
 }
 

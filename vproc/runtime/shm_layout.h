@@ -56,16 +56,8 @@ typedef struct {
  * takes the stamp; and what a rank blocked in a receive waits for. */
 #define VR_PENDING_CAP 128
 #define VR_WAIT_PATTERNS 8
-typedef struct {
-	unsigned long long arrival;
-	int32_t chan;        /* the stamp channel (comm.c: the same in every member) */
-	int32_t src;         /* world rank of the sender */
-	int32_t stag;        /* the stamp's tag */
-	int32_t pad;
-} vr_pending;
-typedef struct {
-	int32_t chan, src, stag;   /* src, stag: -1 for any */
-} vr_pattern;
+typedef vproc_pending vr_pending;   /* vproc/vclock.h */
+typedef vproc_pattern vr_pattern;
 typedef struct {
 	_Atomic int lock;
 	uint32_t npending;

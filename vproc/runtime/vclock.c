@@ -146,7 +146,6 @@ static unsigned long long send_time(int w, unsigned long long bytes)
 	int m = shm->rank_machine[w];
 	if (m == my_machine)
 		return vt + 1;
-	unsigned long long sent = vt;
 	vr_machine *me = &shm->machines[my_machine];
 	unsigned long long arrival, free_at = vt;
 	if (shm->flags & VR_FLAG_LINKS) {
@@ -181,7 +180,9 @@ static unsigned long long send_time(int w, unsigned long long bytes)
 	atomic_fetch_add(&me->wire_ns, free_at - vt);
 	vt = free_at;
 	publish();
-	return arrival > sent ? arrival : sent + 1;
+	/* after the clock moved: with no latency the arrival would be the
+	 * sender's new bound (zero latency_us, network: links) */
+	return arrival > vt ? arrival : vt + 1;
 }
 
 void vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type)

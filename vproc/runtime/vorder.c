@@ -13,13 +13,16 @@
  * The bound of a rank r, below which it will never book or send:
  *   - running: its clock vt_r (every booking and every send starts at or
  *     after it, and it never goes back);
- *   - blocked in a receive (wait.c publishes the (channel, source, tag)
- *     patterns it waits for): only a matching message can wake it, so
- *     max(vt_r, min(the arrival of the matching messages pending for it,
- *     G)), where G bounds every message not sent yet: the smallest bound of
- *     the other ranks (a blocked rank's term: its own matching pending
- *     messages), the booking rank itself excepted (what it sends comes
- *     after this booking).  A pending message the blocked rank does not
+ *   - blocked in receives (wait.c publishes the (channel, source, tag)
+ *     patterns it waits for, each of which needs its message): only
+ *     matching messages can wake it, so max(vt_r, min(W, G)), where W is
+ *     when its pending messages end the wait (vproc_wait_wake: the latest
+ *     of each pattern's earliest match; never while a pattern has none)
+ *     and G bounds every message not sent yet: the smallest bound of the
+ *     other ranks (a blocked rank's term: its own W), the booking rank
+ *     itself excepted (what it sends comes after this booking).  Every
+ *     message arrives at least 1 ns after its sender's clock (vclock.c,
+ *     send_time), so a rank bounded by t sends nothing that arrives by t.  A pending message the blocked rank does not
  *     wait for (another tag) cannot wake it and does not hold anyone back.
  *   - past MPI_Finalize's last booking: infinite.
  * A rank books at `ready` when every rank that may book the calendar (the
@@ -220,34 +223,7 @@ void vr_order_done(void)
 
 static int matches(const vr_pattern *q, const vr_pending *p)
 {
-	return q->chan == p->chan && (q->src < 0 || q->src == p->src) &&
-	       (q->stag < 0 || q->stag == p->stag);
-}
-
-/* When a blocked rank's wait can end: every receive it names needs its
- * message (MPI_Wait, Waitall, Sendrecv, a collective's waits; a wildcard
- * receive names one pattern), so the latest over the patterns of each
- * one's earliest matching pending message; INF while a pattern has none.
- * A message matching two patterns counts for both: the wake-up may come
- * out early, never late (early only holds the others back).  Taking the
- * earliest over all the patterns instead, a Waitall with two of its three
- * messages pending looked awake at its clock, and the others waited for
- * it while it waited for them: hl-mmm's runs escaped 86 times at n = 320
- * (001-table2; issue 16). */
-static unsigned long long all_arrived(const vr_order *o)
-{
-	unsigned long long wake = 0;
-	for (uint32_t j = 0; j < o->npat; j++) {
-		unsigned long long first = INF;
-		for (uint32_t k = 0; k < o->npending; k++)
-			if (matches(&o->pat[j], &o->pending[k]) && o->pending[k].arrival < first)
-				first = o->pending[k].arrival;
-		if (first == INF)
-			return INF;
-		if (first > wake)
-			wake = first;
-	}
-	return o->npat ? wake : INF;
+	return vproc_pattern_matches(q, p);
 }
 
 /* ---- one snapshot of every rank's bound -----------------------------------
@@ -289,7 +265,7 @@ static int take_snapshot(event *G)
 		lock(&o->lock);
 		s->blocked = atomic_load(&o->blocked);
 		if (s->blocked) {
-			s->wake = all_arrived(o);
+			s->wake = vproc_wait_wake(o->pat, o->npat, o->pending, o->npending);
 			if (atomic_load(&o->overflow))
 				s->wake = 0;   /* lost entries: it may wake at any time */
 		}

@@ -161,13 +161,16 @@ void vr_backoff(unsigned *iter)
 }
 
 /* ---- what a wait waits for (vorder.c) ------------------------------------
- * Under the virtual clock a rank blocked in a receive publishes the
- * (channel, source, tag) patterns that can end its wait, so that it holds
- * no one back while no matching message is pending for it.  The callers
- * name the receives before waiting (vr_wait_expect); a wait with a receive
- * they could not name (a communicator without stamps), or with none (only
- * sends, which end without a message), publishes nothing: its bound stays
- * the rank's clock. */
+ * Under the virtual clock a rank blocked in receives publishes their
+ * (channel, source, tag) patterns, so that it holds no one back while
+ * their messages are not all pending for it.  Each pattern needs its own
+ * message (vproc_wait_wake): the callers name the receives of a wait that
+ * ends when all of them have completed (MPI_Wait, Waitall, Sendrecv, Recv,
+ * the collectives' receives), never of an any-of wait (Waitany, Waitsome
+ * are not interposed: such a rank counts as running at its clock, which
+ * is safe).  A wait with a receive they could not name (a communicator
+ * without stamps), or with none (only sends, which end without a
+ * message), publishes nothing: its bound stays the rank's clock. */
 static vr_pattern expect[VR_WAIT_PATTERNS];
 static int nexpect, expect_bad;
 
