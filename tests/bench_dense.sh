@@ -10,7 +10,8 @@
 #      under the real and the virtual clock.
 #   3. driver against stock xdlu on the same 1x2 problem that xdlu can hold
 #      (n = 900, nb = 32): target within 5% of xdlu's time.
-# BENCH_DENSE_REPS (default 3) runs of 1 and 3, the median kept; 2 runs once.
+# BENCH_DENSE_REPS (default 3; 9 for 3) runs of 1 and 3, alternating the two
+# programs compared, the median kept; 2 runs once.
 # BENCH_DENSE_ONLY=1|2|3 runs one of them.
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
@@ -38,24 +39,34 @@ local_yaml() {
 	} >"$tmp/$1.yaml"
 }
 
-# time_of NAME: the median over REPS runs of the first result's time
-time_of() {
+# one_run NAME I: run I of NAME; prints the first result's time (nan: failed)
+one_run() {
+	# The scratch directory goes at exit: a failure shows its reason here.
+	"$HETLAUNCH" run "$tmp/$1.yaml" --quiet --out "$tmp/run-$1-$2" >/dev/null 2>"$tmp/err-$1-$2" ||
+		{ echo "FAILED: $1, run $2: $(tail -n 3 "$tmp/err-$1-$2" | tr '\n' ' ')" >&2
+		  tail -n 5 "$tmp/run-$1-$2/log.txt" >&2 2>/dev/null; echo nan; return; }
+	json "$tmp/run-$1-$2/report.json" '"%.4f" % d["time"]'
+}
+
+# time_pair A B: "tA tB", the medians over REPS runs of each, A and B
+# alternating, so that a drift of this computer's load (a shared machine:
+# the median of 9 runs of n = 900 moved by 5% between two back-to-back
+# sets) weighs on both alike
+time_pair() {
 	local i
+	: >"$tmp/t-$1"; : >"$tmp/t-$2"
 	for i in $(seq "$REPS"); do
-		# The scratch directory goes at exit: a failure shows its reason here.
-		"$HETLAUNCH" run "$tmp/$1.yaml" --quiet --out "$tmp/run-$1-$i" >/dev/null 2>"$tmp/err-$1-$i" ||
-			{ echo "FAILED: $1, run $i: $(tail -n 3 "$tmp/err-$1-$i" | tr '\n' ' ')" >&2
-			  tail -n 5 "$tmp/run-$1-$i/log.txt" >&2 2>/dev/null; echo nan; continue; }
-		json "$tmp/run-$1-$i/report.json" '"%.4f" % d["time"]'
-	done | median
+		one_run "$1" "$i" >>"$tmp/t-$1"
+		one_run "$2" "$i" >>"$tmp/t-$2"
+	done
+	echo "$(median <"$tmp/t-$1") $(median <"$tmp/t-$2")"
 }
 
 if [ -z "$ONLY" ] || [ "$ONLY" = 1 ]; then
 	drv=$(realpath "$DRIVER")
 	N=3000 local_yaml g33 9 exec driver "$drv" "[lu, '${BENCH_NB:-32}', '3', '3', '3000']"
 	N=3000 local_yaml g12 2 exec driver "$drv" "[lu, '${BENCH_NB:-32}', '1', '2', '3000']"
-	t33=$(time_of g33)
-	t12=$(time_of g12)
+	read -r t33 t12 < <(time_pair g33 g12)
 	echo "bench: driver LU n = 3000, 3x3 (9 ranks) $t33 s, 1x2 (2 ranks) $t12 s: ratio" \
 	     "$(awk -v a="$t33" -v b="$t12" 'BEGIN {printf "%.2f", a / b}') (target <= 1.25;" \
 	     "median of $REPS; $(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
@@ -86,8 +97,8 @@ fi
 if [ -z "$ONLY" ] || [ "$ONLY" = 3 ]; then
 	local_yaml xd 2 lu stock
 	local_yaml hl 2 lu driver
-	txd=$(time_of xd)
-	thl=$(time_of hl)
+	REPS=${BENCH_DENSE_REPS:-9}   # 0.1 s runs: more of them
+	read -r txd thl < <(time_pair xd hl)
 	echo "bench: LU n = 900 nb = 32 on 1x2: stock xdlu $txd s, hl-driver $thl s:" \
 	     "$(awk -v a="$thl" -v b="$txd" 'BEGIN {printf "%+.1f%%", 100 * (a - b) / b}')" \
 	     "(target within 5%; median of $REPS)"
