@@ -74,38 +74,9 @@ net=$tmp/net
 sl=$tmp/slurm
 inodes=()
 
-our_procs() {
-	ours=()
-	local p pid kv ino cmd hit
-	for p in /proc/[0-9]*; do
-		pid=${p#/proc/}
-		[ "$pid" = $$ ] && continue
-		hit=''
-		{
-			while IFS= read -r -d '' kv; do
-				[ "$kv" = "HLT_MULTIHOST_TAG=$PREFIX" ] && { hit=1; break; }
-			done <"$p/environ"
-		} 2>/dev/null
-		if [ -z "$hit" ] && [ ${#inodes[@]} -gt 0 ]; then
-			ino=$(stat -L -c %i "$p/ns/net" 2>/dev/null) || continue
-			for i in "${inodes[@]}"; do [ "$ino" = "$i" ] && { hit=1; break; }; done
-		fi
-		if [ -z "$hit" ]; then
-			cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
-			case $cmd in *"$tmp"*) hit=1 ;; esac
-		fi
-		[ -n "$hit" ] && [ -d "$p" ] && ours+=("$pid")
-	done
-}
-kill_ours() {
-	local sig
-	for sig in TERM KILL; do
-		our_procs
-		[ ${#ours[@]} -eq 0 ] && return 0
-		kill -s "$sig" "${ours[@]}" 2>/dev/null
-		sleep 0.5
-	done
-}
+# our_procs, kill_ours: what this run started, and only that
+# shellcheck source=multihost/procs.sh
+. "$MH/procs.sh"
 cleaned=''
 cleanup() {
 	[ -n "$cleaned" ] && return
