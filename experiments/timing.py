@@ -78,8 +78,19 @@ FIG002 = {
 # where the bus no longer dominates.  The 1D plan needs M = n/32 column
 # blocks >= B (19 when n >= 608, fewer below).  Quick mode: two small
 # sizes, for CI (about a minute).
-T3_2D = "configs/table3-emulated.yaml"
-T3_1D = "experiments/configs/table3-1d-emulated.yaml"
+# 000 Figs 16-18's platform: Table 3's machines on a 100 Mb/s switch, the 1D
+# slice in the paper's order (experiments/configs/table3-switch-emulated.yaml
+# says why); EXP_T3_NETWORK=bus: on one shared bus, the 1D slice in
+# hetlaunch's order (configs/table3-emulated.yaml), as until 2026-11-26.
+T3_CONFIGS = {
+    "switch": ("experiments/configs/table3-switch-emulated.yaml",
+               "experiments/configs/table3-switch-1d-emulated.yaml"),
+    "bus": ("configs/table3-emulated.yaml", "experiments/configs/table3-1d-emulated.yaml"),
+}
+T3_NETWORK = os.environ.get("EXP_T3_NETWORK", "switch")
+if T3_NETWORK not in T3_CONFIGS:
+    sys.exit(f"timing.py: EXP_T3_NETWORK must be switch or bus, not '{T3_NETWORK}'")
+T3_2D, T3_1D = T3_CONFIGS[T3_NETWORK]
 T3_EMULATE = {"clock": "virtual", "cpu_time": "false"}
 
 # 002 Figs 6-9 run the stock testers under the virtual clock too (issue 16:
@@ -659,18 +670,35 @@ def t3_exact(ctx):
     return plan["grid"]["objective"] * plan["predicted"]["cyclic"], plan["predicted"]["speedup"]
 
 
+T3_NETWORK_TEXT = {
+    "switch": (
+        "one 100 Mb/s port per machine through a switch (`network: switch`, 100 us per message:"
+        " the paper's \"100-base Ethernet\" read as `configs/lip-emulated.yaml` reads the same"
+        " words of the same laboratory; on one shared bus instead, `EXP_T3_NETWORK=bus`, the"
+        " paper's order of Fig 17 does not come out: experiments/README.md)"),
+    "bus": (
+        "one 100 Mb/s shared Ethernet (`network: bus`, 100 us per message; `EXP_T3_NETWORK=bus`)"),
+}
+T3_SLICE_TEXT = {
+    "switch": (
+        "the 1D plan (1 x B, B chosen, at most n/32) with the paper's slice order (000 s3.4,"
+        " `order: interleaved`; hetlaunch's `order: auto` would group it, faster still: QR"
+        " 45.49 s against 51.30 s at n = 4000)"),
+    "bus": (
+        "the 1D plan (1 x B, B chosen, at most n/32; the slice grouped by machine: for MM always,"
+        " for QR because `order: auto` predicts it faster on this bus, README \"The slice's"
+        " order\" -- with 000 s3.4's interleaved slice, whose I-ring crosses the bus at 18 of 19"
+        " hops, QR's 1D took 23.80 s at n = 2000 and 93.67 s at n = 4000, slower than 2D"
+        " cyclic)"),
+}
 T3_NOTE = (
-    "Table 3's nine machines emulated on this computer (`configs/table3-emulated.yaml`: speeds in"
-    " Mflop/s as in Table 3, one 100 Mb/s shared Ethernet, `network: bus`, 100 us per message),"
+    "Table 3's nine machines emulated on this computer (`" + T3_2D + "`: speeds in"
+    " Mflop/s as in Table 3, " + T3_NETWORK_TEXT[T3_NETWORK] + "),"
     " under the virtual clock with the flop models only (`emulate: {clock: virtual, cpu_time:"
     " false}` added; README, \"The virtual clock\"), hetlaunch's driver (PDGEMM, PDGEQRF):"
     " at each n, `hetlaunch compare` runs the 2D cyclic baseline (3 x 3, one process per"
-    " machine) then the 2D plan (our exact arrangement, the chosen panel), and `hetlaunch run"
-    " experiments/configs/table3-1d-emulated.yaml` the 1D plan (1 x B, B chosen, at most"
-    " n/32; the slice grouped by machine: for MM always, for QR because `order: auto` predicts"
-    " it faster on this bus, README \"The slice's order\" -- with 000 s3.4's interleaved slice,"
-    " whose I-ring crosses the bus at 18 of 19 hops, QR's 1D took 23.80 s at n = 2000 and"
-    " 93.67 s at n = 4000, slower than 2D cyclic), nb = 32, times the tester's own. %s  The"
+    " machine) then the 2D plan (our exact arrangement, the chosen panel), and `hetlaunch run "
+    + T3_1D + "` " + T3_SLICE_TEXT[T3_NETWORK].replace("%", "%%") + ", nb = 32, times the tester's own. %s  The"
     " theoretical 2D time is"
     " t_cyclic / 2.01, the paper's (communication left out); ours would be t_cyclic / %.3f"
     " (the exact rational optimum, 2322.80 / 1152) or t_cyclic / %.3f (the integer panel that"
@@ -678,7 +706,7 @@ T3_NOTE = (
     " cyclic cost over panel cost); for 1D, t_cyclic(2D) / t_1D over the 1D plan's own"
     " prediction (step-by-step, against 1 x 9 cyclic, whose steady-state cost equals 3 x 3's)."
     "  Sizes: the paper's text says the speedup nears 2.01 only for large matrices: on a"
-    " 100 Mb/s bus the bytes (n^2) dominate the flops (n^3) at small n.  Until issue 16 these"
+    " 100 Mb/s network the bytes (n^2) dominate the flops (n^3) at small n.  Until issue 16 these"
     " ids ran the stock testers under the real-time clock, capped at n = 861 (mm) and 1268"
     " (qr), where 2D cyclic was the fastest.")
 
@@ -747,10 +775,11 @@ def fig000(ctx):
                   for p in pts]
     table += ["", "Where the time goes, over each whole job (data generation and checks"
               " included, so more than the timed part), in emulated seconds: the busiest"
-              " machine's compute and the time the shared bus was busy (all the bytes that crossed"
-              " machines, at 100 Mb/s).", "",
-              "| n | 2D cyclic: compute / bus | 1D hetero: compute / bus |"
-              " 2D hetero: compute / bus |", "|--:|--:|--:|--:|"]
+              + (" machine's compute and the time the shared bus was busy (all the bytes that"
+                 " crossed machines, at 100 Mb/s)." if T3_NETWORK == "bus" else
+                 " machine's compute and the busiest port's time on the network."), "",
+              "| n | 2D cyclic: compute / net | 1D hetero: compute / net |"
+              " 2D hetero: compute / net |", "|--:|--:|--:|--:|"]
     for p in pts:
         table.append("| %d | %s / %s | %s / %s | %s / %s |" % (
             p["n"], fmt(p["comp"][0], 2), fmt(p["bus"][0], 2), fmt(p["comp"][1], 2),
