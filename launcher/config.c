@@ -40,15 +40,23 @@ const char *hl_arrangement_name(hl_arrangement a)
 	return names[a];
 }
 
-double hl_config_emulation_K(const hl_config *cfg)
+double hl_config_tmin(const hl_config *cfg)
 {
-	if (cfg->nmachines == 0)
-		return 0.0;
-	double tmin = cfg->machines[0].cycle_time;
+	double tmin = cfg->nmachines ? cfg->machines[0].cycle_time : 0.0;
 	for (size_t i = 1; i < cfg->nmachines; i++)
 		if (cfg->machines[i].cycle_time < tmin)
 			tmin = cfg->machines[i].cycle_time;
-	return cfg->emu.mflops * (cfg->emu.cycle_time > 0 ? cfg->emu.cycle_time : tmin);
+	return tmin;
+}
+
+double hl_config_emulation_tref(const hl_config *cfg)
+{
+	return cfg->emu.cycle_time > 0 ? cfg->emu.cycle_time : hl_config_tmin(cfg);
+}
+
+double hl_config_emulation_K(const hl_config *cfg)
+{
+	return cfg->emu.mflops * hl_config_emulation_tref(cfg);
 }
 
 size_t hl_config_blocks(const hl_config *cfg)

@@ -103,6 +103,11 @@ const char *hl_arrangement_name(hl_arrangement a);
 
 /* M = ceil(n / nb): column blocks of the matrix. */
 size_t hl_config_blocks(const hl_config *cfg);
+/* The fastest machine's cycle time (0 without machines). */
+double hl_config_tmin(const hl_config *cfg);
+/* The cycle time that emulate: mflops refers to: emulate: cycle_time, else
+ * the fastest machine's. */
+double hl_config_emulation_tref(const hl_config *cfg);
 /* K of the emulation when emulate: mflops is given (a machine of cycle
  * time t runs at K / t Mflop/s, launcher/emulation.c), else 0. */
 double hl_config_emulation_K(const hl_config *cfg);

@@ -164,13 +164,9 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 		*status = 1;
 		return -1;
 	}
-	double tmin = cfg->machines[0].cycle_time;
-	for (size_t i = 0; i < p; i++) {
+	for (size_t i = 0; i < p; i++)
 		t[i] = cfg->machines[i].cycle_time;
-		if (t[i] < tmin)
-			tmin = t[i];
-	}
-	double tref = cfg->emu.cycle_time > 0 ? cfg->emu.cycle_time : tmin;
+	double tmin = hl_config_tmin(cfg), tref = hl_config_emulation_tref(cfg);
 	e->chosen = !(cfg->emu.mflops > 0);
 	vproc_status st = VPROC_OK;
 	if (cfg->emulate)

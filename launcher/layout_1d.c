@@ -121,6 +121,8 @@ static vproc_status choose_order(hl_plan *plan)
 			plan->lu_hetero = lu_i;
 			plan->grouped = 0;
 		}
+		/* the plan's seconds, not predicted again (plan.c) */
+		plan->seconds[0] = plan->order_s[plan->grouped];
 	}
 	free(keep);
 	return st;

@@ -27,6 +27,8 @@ static void predict_seconds(const hl_config *cfg, hl_plan *plan)
 	if (!cheap)
 		return;   /* run.c still predicts the job's time */
 	for (int b = 0; b < 2; b++) {
+		if (plan->seconds[b] > 0)
+			continue;   /* the layout's plan predicted it (layout_1d.c's order) */
 		double t = cfg->layout->predicted_time(plan, b) / K;
 		plan->seconds[b] = t > 0 && t < HUGE_VAL ? t : 0.0;
 	}

@@ -23,7 +23,8 @@ typedef struct {
 	const hl_config *cfg;
 	double seconds[2];    /* issue 16: the predicted seconds of the plan and
 	                       * of its baseline at the emulated speeds and network
-	                       * (plan.c: layout.h predicted_time / K; 0: none) */
+	                       * (plan.c: layout.h predicted_time / K, unless the
+	                       * layout's plan set it; 0: none) */
 	double *t;            /* [nmachines] cycle times, in list order (both layouts) */
 	size_t B;
 	int B_auto;           /* 1 if we chose B */

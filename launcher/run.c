@@ -755,7 +755,10 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	/* A layout that predicts its job's time: emulated, a machine of cycle
 	 * time t runs at K/t, so one unit of cycle_time takes 1/K s. */
 	if (cfg->layout->predicted_time && run->emulated && emu.K > 0)
-		run->predicted_time = cfg->layout->predicted_time(plan, o->baseline) / emu.K;
+		/* the plan's (plan.c, the same K when emulate: mflops is given) */
+		run->predicted_time = plan->seconds[o->baseline] > 0
+		                      ? plan->seconds[o->baseline]
+		                      : cfg->layout->predicted_time(plan, o->baseline) / emu.K;
 	for (size_t i = 0; i < run->results.nresults; i++)
 		run->time += isfinite(run->results.results[i].rate_time) &&
 		             run->results.results[i].rate_time > 0
