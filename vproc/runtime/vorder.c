@@ -221,11 +221,6 @@ void vr_order_done(void)
 	}
 }
 
-static int matches(const vr_pattern *q, const vr_pending *p)
-{
-	return vproc_pattern_matches(q, p);
-}
-
 /* ---- one snapshot of every rank's bound -----------------------------------
  * The arithmetic is pure (vproc/vorder.c, tested in tests/test_vclock.c). */
 
@@ -465,7 +460,7 @@ static unsigned long long earliest(int chan, int stag, int *bsrc, int *btag)
 	lock(&o->lock);
 	for (uint32_t k = 0; k < o->npending; k++) {
 		const vr_pending *p = &o->pending[k];
-		if (matches(&q, p) && (p->arrival < best || (p->arrival == best && p->src < *bsrc))) {
+		if (vproc_pattern_matches(&q, p) && (p->arrival < best || (p->arrival == best && p->src < *bsrc))) {
 			best = p->arrival;
 			*bsrc = p->src;
 			*btag = p->stag;
