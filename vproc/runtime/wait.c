@@ -71,13 +71,19 @@ void vr_wait_init(void)
 /* The peer a wait depends on, kicked before each sleep (see vr_wait_peer). */
 static MPI_Comm kick_comm = MPI_COMM_NULL;
 static int kick_peer = -1;
+/* The wait holds receives only (vr_wait_recv): no kick needs to wake it. */
+static int wait_recv_only;
 
 /* One step of the back-off after an unsuccessful test. */
 static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 {
 	unsigned i = (*iter)++;
-	if (i < VR_SPINS)
+	/* More awake ranks than processors: a poll would take the processor
+	 * from a rank with work, and a sender wakes us (the segment). */
+	if (i < VR_SPINS && !vr_oversubscribed())
 		return;
+	if (i < VR_SPINS)
+		*iter = i = VR_SPINS + VR_YIELDS;
 	if (i < VR_SPINS + VR_YIELDS) {
 		sched_yield();
 		return;
@@ -100,10 +106,12 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 	 * a message to us wakes us at once (vr_wake), and the nap length
 	 * stays the bound for what no one announces (a send's completion). */
 	if (kick_peer >= 0)
-		vr_wake(kick_comm, kick_peer);
+		vr_kick(kick_comm, kick_peer);
 	_Atomic uint32_t *sl = vr_my_sleeping();
-	atomic_store(sl, 1u);
+	atomic_store(sl, wait_recv_only ? VR_ASLEEP : VR_ASLEEP | VR_ASLEEP_SEND);
+	vr_asleep(1);
 	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT, *seen_wake, &ts, NULL, 0);
+	vr_asleep(0);
 	atomic_store(sl, 0u);
 	*seen_wake = atomic_load(w);
 }
@@ -257,6 +265,14 @@ int vr_wait_peer(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int peer)
 	kick_peer = peer == MPI_ANY_SOURCE || peer == MPI_PROC_NULL ? -1 : peer;
 	int rc = vr_wait(req, status);
 	kick_peer = -1;
+	return rc;
+}
+
+int vr_wait_recv(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int source)
+{
+	wait_recv_only = 1;
+	int rc = vr_wait_peer(req, status, comm, source);
+	wait_recv_only = 0;
 	return rc;
 }
 
