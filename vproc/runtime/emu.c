@@ -140,6 +140,14 @@ void vr_kick(MPI_Comm comm, int dest)
 		vr_futex_wake(&r->wake);
 }
 
+int vr_peer_awake(MPI_Comm comm, int dest)
+{
+	if (shm == NULL || dest < 0)
+		return 0;
+	int w = vr_world_rank(comm, dest);
+	return w >= 0 && w < world_size && atomic_load(&shm->ranks[w].sleeping) == 0;
+}
+
 void vr_asleep(int on)
 {
 	if (shm != NULL)

@@ -69,6 +69,7 @@ void vr_kick(MPI_Comm comm, int dest);
  * rank with work). */
 void vr_asleep(int on);
 int vr_oversubscribed(void);
+int vr_peer_awake(MPI_Comm comm, int dest);
 #include <stdatomic.h>
 #include <stdint.h>
 _Atomic uint32_t *vr_my_wake(void);
