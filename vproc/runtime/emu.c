@@ -154,9 +154,14 @@ void vr_asleep(int on)
 		atomic_fetch_add(&shm->awake, on ? -1 : 1);
 }
 
-int vr_oversubscribed(void)
+int vr_awake_ranks(void)
 {
-	return shm != NULL && atomic_load(&shm->awake) > ncpu;
+	return shm != NULL ? atomic_load(&shm->awake) : -1;
+}
+
+int vr_cpus(void)
+{
+	return ncpu;
 }
 
 /* A runtime that cannot do what hetlaunch asked must not run silently at

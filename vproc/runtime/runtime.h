@@ -63,12 +63,13 @@ void vr_wake_rank(int world_rank);
  * (a large message's rendezvous); it is woken only if it sleeps in a wait
  * that may hold a send, never in a receive-only one (wait.c). */
 void vr_kick(MPI_Comm comm, int dest);
-/* This rank leaves (1) or takes again (0) its processor: the count of awake
- * ranks of the segment; and whether they are more than this computer's
- * processors (then a wait sleeps at once: a spin would take one from a
- * rank with work). */
+/* This rank leaves (1) or takes again (0) its processor: the segment's
+ * count of awake ranks (-1 without a segment), against this rank's
+ * processors, says whether a wait is crowded (vproc_wait_step). */
 void vr_asleep(int on);
-int vr_oversubscribed(void);
+int vr_awake_ranks(void);
+int vr_cpus(void);
+/* 1 if dest (a rank of comm) is known and not asleep in a wait. */
 int vr_peer_awake(MPI_Comm comm, int dest);
 #include <stdatomic.h>
 #include <stdint.h>

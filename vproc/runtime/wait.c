@@ -25,14 +25,17 @@
 #include <unistd.h>
 
 #include "runtime.h"
+#include "vproc.h"
 
 /* The back-off; HETLAUNCH_WAIT="spins,yields,nap_min_ns,nap_max_ns"
  * overrides it (for measuring, see tests/bench_runtime.sh). */
-static unsigned VR_SPINS = 32;        /* plain polls */
-static unsigned VR_YIELDS = 96;       /* polls with sched_yield() between them */
+static vproc_wait_policy policy = {
+	.spins = 32,          /* plain polls */
+	.yields = 96,         /* polls with sched_yield() between them */
+	.peer_yields = 1000,  /* crowded: yields while the peer is awake (wait_step.c) */
+};
 static long VR_NAP_MIN_NS = 2000;
 static long VR_NAP_MAX_NS = 64000;    /* about the latency of Fast Ethernet */
-#define VR_PEER_YIELDS 1000u          /* a crowded wait's yields (crowded_wait) */
 
 void vr_wait_init(void)
 {
@@ -42,8 +45,8 @@ void vr_wait_init(void)
 	 * Measured on 2 cores, xdlu 3x3 n = 900 (tests/bench_runtime.sh):
 	 * 0.27-0.28 s, against 0.55-0.63 s for the back-off below. */
 	if (getenv("HETLAUNCH_SHM") != NULL) {
-		VR_SPINS = 16;
-		VR_YIELDS = 0;
+		policy.spins = 16;
+		policy.yields = 0;
 		VR_NAP_MIN_NS = VR_NAP_MAX_NS = 200000;
 	}
 	const char *e = getenv("HETLAUNCH_WAIT");
@@ -51,8 +54,8 @@ void vr_wait_init(void)
 		unsigned s, y;
 		long a, b;
 		if (sscanf(e, "%u,%u,%ld,%ld", &s, &y, &a, &b) == 4 && a > 0 && b >= a) {
-			VR_SPINS = s;
-			VR_YIELDS = y;
+			policy.spins = s;
+			policy.yields = y;
 			VR_NAP_MIN_NS = a;
 			VR_NAP_MAX_NS = b;
 		}
@@ -75,49 +78,37 @@ static int kick_peer = -1;
 /* The wait holds receives only (vr_wait_recv): no kick needs to wake it. */
 static int wait_recv_only;
 
-/*
- * Crowded: more awake ranks than this computer's processors (the segment
- * counts them; issue 10, 3x3 on 2 cores).  A poll then takes the processor
- * from a rank with work, so the wait skips its spins.  While the peer it
- * waits for is awake, it yields instead of sleeping: the peer is running or
- * waits for a processor, maybe this one, and a futex sleep and wake-up
- * cost two context switches, and on a virtual machine an interrupt to
- * a halted processor (perf bench sched pipe here: 8 us a round trip on one
- * processor, 84 us across two).  A peer asleep cannot send before someone
- * wakes it: then the wait sleeps too.  Measured, driver LU n = 3000, 3x3 on
- * 2 cores (tests/bench_dense.sh): 5.57 s without either, 5.08 s with both
- * (medians of 4, alternating).  The virtual clock keeps its own waiting.
- */
-static unsigned peer_yields;   /* in this wait */
+static unsigned peer_yields;   /* in this wait (vproc_wait_step) */
 
-static int crowded_wait(unsigned *iter)
-{
-	unsigned i = *iter - 1;
-	if (!vr_oversubscribed())
-		return i < VR_SPINS;   /* the spins, then the normal back-off */
-	if (i < VR_SPINS)
-		*iter = VR_SPINS + VR_YIELDS + 1;
-	if (kick_peer < 0 || vr_virtual() || peer_yields >= VR_PEER_YIELDS ||
-	    !vr_peer_awake(kick_comm, kick_peer))
-		return 0;
-	peer_yields++;
-	sched_yield();
-	return 1;
-}
-
-/* One step of the back-off after an unsuccessful test. */
+/* One step of the back-off after an unsuccessful test; *iter counts them.
+ * Measured, driver LU n = 3000, 3x3 on 2 cores (tests/bench_dense.sh):
+ * crowded waits that yield to an awake peer, and kicks that spare
+ * receive-only sleepers, took 5.01 s against 5.92 s (ratio to 1x2 1.42
+ * against 1.66, medians of 5). */
 static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 {
-	if ((*iter)++ == 0)
+	if (*iter == 0)
 		peer_yields = 0;
-	if (crowded_wait(iter))
+	/* The virtual clock's waits end in virtual-time order (vorder.c):
+	 * who is awake says nothing about them. */
+	int peer_awake = kick_peer >= 0 && !vr_virtual() && vr_peer_awake(kick_comm, kick_peer);
+	switch (vproc_wait_step(&policy, *iter, peer_yields, vr_awake_ranks(), vr_cpus(),
+	                        peer_awake)) {
+	case VPROC_WAIT_POLL:
+		(*iter)++;
 		return;
-	unsigned i = *iter - 1;
-	if (i < VR_SPINS + VR_YIELDS) {
+	case VPROC_WAIT_PEER_YIELD:
+		peer_yields++;
 		sched_yield();
 		return;
+	case VPROC_WAIT_YIELD:
+		(*iter)++;
+		sched_yield();
+		return;
+	case VPROC_WAIT_SLEEP:
+		break;
 	}
-	unsigned k = (i - VR_SPINS - VR_YIELDS) / 4;
+	unsigned k = vproc_wait_nap_index(&policy, (*iter)++);
 	long ns = VR_NAP_MIN_NS;
 	while (k-- > 0 && ns < VR_NAP_MAX_NS)
 		ns *= 2;
