@@ -127,10 +127,19 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 	/* With a segment, sleep on our wake word instead: a rank that posts
 	 * a message to us wakes us at once (vr_wake), and the nap length
 	 * stays the bound for what no one announces (a send's completion). */
-	if (kick_peer >= 0)
+	/* A receive kicks (its sender waits in a send).  A send wakes its
+	 * receiver even in a receive-only wait: a message sent in fragments
+	 * (no single copy between the processes) needs the receiver to drain
+	 * them, and no MPI call announces them (issue 10's kicks). */
+	if (kick_peer >= 0 && wait_recv_only)
 		vr_kick(kick_comm, kick_peer);
+	else if (kick_peer >= 0)
+		vr_wake(kick_comm, kick_peer);
+	/* A receive-only wait with buffered sends of ours out (bsend.c) still
+	 * needs their receivers' kicks: our progress completes them. */
+	int recv_only = wait_recv_only && !vr_bsend_outstanding();
 	_Atomic uint32_t *sl = vr_my_sleeping();
-	atomic_store(sl, wait_recv_only ? VR_ASLEEP : VR_ASLEEP | VR_ASLEEP_SEND);
+	atomic_store(sl, recv_only ? VR_ASLEEP : VR_ASLEEP | VR_ASLEEP_SEND);
 	vr_asleep(1);
 	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT, *seen_wake, &ts, NULL, 0);
 	vr_asleep(0);
