@@ -80,7 +80,10 @@ static int kick_peer = -1;
 /* The wait holds receives only (vr_wait_recv): no kick needs to wake it. */
 static int wait_recv_only;
 
-static unsigned peer_yields;   /* in this wait (vproc_wait_step) */
+/* In this wait (vproc_wait_step), zeroed when the wait starts: a peer
+ * yield leaves *iter at 0, so zeroing on *iter == 0 never let the count
+ * reach its cap and a crowded wait yielded while its peer computed. */
+static unsigned peer_yields;
 
 /* One step of the back-off after an unsuccessful test; *iter counts them.
  * Measured, driver LU n = 3000, 3x3 on 2 cores (tests/bench_dense.sh):
@@ -89,8 +92,6 @@ static unsigned peer_yields;   /* in this wait (vproc_wait_step) */
  * against 1.66, medians of 5). */
 static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 {
-	if (*iter == 0)
-		peer_yields = 0;
 	/* The virtual clock's waits end in virtual-time order (vorder.c):
 	 * who is awake says nothing about them. */
 	int peer_awake = kick_peer >= 0 && !vr_virtual() && vr_peer_awake(kick_comm, kick_peer);
@@ -127,10 +128,19 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 	/* With a segment, sleep on our wake word instead: a rank that posts
 	 * a message to us wakes us at once (vr_wake), and the nap length
 	 * stays the bound for what no one announces (a send's completion). */
-	if (kick_peer >= 0)
+	/* A receive kicks (its sender waits in a send).  A send wakes its
+	 * receiver even in a receive-only wait: a message sent in fragments
+	 * (no single copy between the processes) needs the receiver to drain
+	 * them, and no MPI call announces them (issue 10's kicks). */
+	if (kick_peer >= 0 && wait_recv_only)
 		vr_kick(kick_comm, kick_peer);
+	else if (kick_peer >= 0)
+		vr_wake(kick_comm, kick_peer);
+	/* A receive-only wait with buffered sends of ours out (bsend.c) still
+	 * needs their receivers' kicks: our progress completes them. */
+	int recv_only = wait_recv_only && !vr_bsend_outstanding();
 	_Atomic uint32_t *sl = vr_my_sleeping();
-	atomic_store(sl, wait_recv_only ? VR_ASLEEP : VR_ASLEEP | VR_ASLEEP_SEND);
+	atomic_store(sl, recv_only ? VR_ASLEEP : VR_ASLEEP | VR_ASLEEP_SEND);
 	vr_asleep(1);
 	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT, *seen_wake, &ts, NULL, 0);
 	vr_asleep(0);
@@ -255,6 +265,7 @@ void vr_wait_unblock(void)
  * between the test and the sleep makes the sleep return at once. */
 int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses)
 {
+	peer_yields = 0;
 	unsigned iter = 0;
 	double t0 = 0;
 	_Atomic uint32_t *w = vr_my_wake();
@@ -300,6 +311,7 @@ int vr_wait_recv(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int source
 
 int vr_wait(MPI_Request *req, MPI_Status *status)
 {
+	peer_yields = 0;
 	unsigned iter = 0;
 	double t0 = 0;
 	_Atomic uint32_t *w = vr_my_wake();
