@@ -73,10 +73,14 @@ static unsigned long long now_ns(clockid_t id)
 static void sleep_until(unsigned long long t)
 {
 	struct timespec ts = { (time_t)(t / 1000000000ull), (long)(t % 1000000000ull) };
-	vr_asleep(1);   /* an emulated slow machine's rank leaves the processor */
+	/* An emulated slow machine's rank leaves the processor: a crowded
+	 * waiter does not yield to it (vr_peer_awake). */
+	atomic_store(&my->sleeping, VR_ASLEEP_EMU);
+	vr_asleep(1);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 	vr_asleep(0);
+	atomic_store(&my->sleeping, 0u);
 }
 
 static int emulating;     /* shm && VR_FLAG_EMULATE */
@@ -111,7 +115,7 @@ void vr_wake_rank(int w)
 		return;
 	vr_rank *r = &shm->ranks[w];
 	atomic_fetch_add(&r->wake, 1u);
-	if (atomic_load(&r->sleeping))
+	if (atomic_load(&r->sleeping) & VR_ASLEEP)
 		vr_futex_wake(&r->wake);
 }
 

@@ -112,8 +112,10 @@ typedef struct {
 	_Atomic int pid;
 	_Atomic int finalized;
 } vr_rank;
-#define VR_ASLEEP      1u
+#define VR_ASLEEP      1u   /* on its wake word (futex) */
 #define VR_ASLEEP_SEND 2u
+#define VR_ASLEEP_EMU  4u   /* in the emulation's compute sleep: no futex to
+                             * wake, but not awake for a crowded waiter */
 
 typedef struct {
 	uint32_t magic, version;
