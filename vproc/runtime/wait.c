@@ -53,13 +53,16 @@ void vr_wait_init(void)
 	}
 	const char *e = getenv("HETLAUNCH_WAIT");
 	if (e) {
-		unsigned s, y;
+		unsigned s, y, py;
 		long a, b;
-		if (sscanf(e, "%u,%u,%ld,%ld", &s, &y, &a, &b) == 4 && a > 0 && b >= a) {
+		int got = sscanf(e, "%u,%u,%ld,%ld,%u", &s, &y, &a, &b, &py);
+		if (got >= 4 && a > 0 && b >= a) {
 			policy.spins = s;
 			policy.yields = y;
 			VR_NAP_MIN_NS = a;
 			VR_NAP_MAX_NS = b;
+			if (got == 5)
+				policy.peer_yields = py;
 		}
 	}
 	/* A nap is only short if the kernel does not round it up: the
