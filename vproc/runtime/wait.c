@@ -91,8 +91,9 @@ static unsigned peer_yields;
 /* One step of the back-off after an unsuccessful test; *iter counts them.
  * Measured, driver LU n = 3000, 3x3 on 2 cores (tests/bench_dense.sh):
  * crowded waits that yield to an awake peer, and kicks that spare
- * receive-only sleepers, took 5.01 s against 5.92 s (ratio to 1x2 1.42
- * against 1.66, medians of 5). */
+ * receive-only sleepers, took 5.58 s against 6.09 s and 4.67 against
+ * 5.38 s (medians of 6 and 3, alternating with the old runtime); the
+ * ratio to 1x2 went from 1.57-1.66 to 1.42-1.54 (medians of 5). */
 static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 {
 	/* The virtual clock's waits end in virtual-time order (vorder.c):
