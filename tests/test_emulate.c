@@ -129,10 +129,52 @@ static void speeds_bad(void **state)
 	assert_int_equal(vproc_emu_speeds(2, t, 6000, 2, 100, 0, scale, &K), VPROC_EINVAL);
 }
 
+/* issue 10: cooperative waiting's steps (vproc/wait_step.c). */
+static const vproc_wait_policy wait_pol = { .spins = 3, .yields = 2, .peer_yields = 4 };
+
+/* A rank per processor or fewer: polls, then yields, then sleeps with a
+ * nap index growing every 4 steps; the peer does not matter. */
+static void wait_uncrowded_polls_yields_sleeps(void **state)
+{
+	(void)state;
+	const vproc_wait_action want[] = { VPROC_WAIT_POLL, VPROC_WAIT_POLL, VPROC_WAIT_POLL,
+	                                   VPROC_WAIT_YIELD, VPROC_WAIT_YIELD, VPROC_WAIT_SLEEP };
+	for (unsigned i = 0; i < 6; i++)
+		for (int peer = 0; peer <= 1; peer++) {
+			assert_int_equal(vproc_wait_step(&wait_pol, i, 0, 2, 2, peer), want[i]);
+			/* no segment (awake unknown): never crowded */
+			assert_int_equal(vproc_wait_step(&wait_pol, i, 0, -1, 2, peer), want[i]);
+		}
+	assert_int_equal(vproc_wait_step(&wait_pol, 1000, 0, 1, 2, 1), VPROC_WAIT_SLEEP);
+	assert_int_equal(vproc_wait_nap_index(&wait_pol, 5), 0);
+	assert_int_equal(vproc_wait_nap_index(&wait_pol, 8), 0);
+	assert_int_equal(vproc_wait_nap_index(&wait_pol, 9), 1);
+	assert_int_equal(vproc_wait_nap_index(&wait_pol, 13), 2);
+	assert_int_equal(vproc_wait_nap_index(&wait_pol, 0), 0);
+}
+
+/* More awake ranks than processors: no polls; yields while the peer is
+ * awake, up to the cap; a sleeping peer means sleep at once. */
+static void wait_crowded_yields_to_awake_peer(void **state)
+{
+	(void)state;
+	for (unsigned y = 0; y < 4; y++)
+		assert_int_equal(vproc_wait_step(&wait_pol, 0, y, 3, 2, 1), VPROC_WAIT_PEER_YIELD);
+	assert_int_equal(vproc_wait_step(&wait_pol, 0, 4, 3, 2, 1), VPROC_WAIT_SLEEP);
+	assert_int_equal(vproc_wait_step(&wait_pol, 0, 0, 3, 2, 0), VPROC_WAIT_SLEEP);
+	assert_int_equal(vproc_wait_step(&wait_pol, 4, 0, 9, 2, 0), VPROC_WAIT_SLEEP);
+	/* a crowd ends when ranks fall asleep: the same step polls again */
+	assert_int_equal(vproc_wait_step(&wait_pol, 0, 0, 2, 2, 0), VPROC_WAIT_POLL);
+	/* cpus unknown (0): never crowded */
+	assert_int_equal(vproc_wait_step(&wait_pol, 0, 0, 9, 0, 1), VPROC_WAIT_POLL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(charge_idle_machine),
+		cmocka_unit_test(wait_uncrowded_polls_yields_sleeps),
+		cmocka_unit_test(wait_crowded_yields_to_awake_peer),
 		cmocka_unit_test(charge_siblings_serialize),
 		cmocka_unit_test(work_scales),
 		cmocka_unit_test(port_one_message),

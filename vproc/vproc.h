@@ -393,4 +393,41 @@ unsigned long long vproc_emu_send(unsigned long long port_free, unsigned long lo
 vproc_status vproc_emu_speeds(size_t p, const double *t, double host_mflops, unsigned cores,
                               double mflops_ref, double t_ref, double *scale, double *K);
 
+/* ------------------------------------------------------------------------
+ * wait_step.c -- cooperative waiting's choice after an unsuccessful test
+ * (issue 10), for the runtime's blocking calls.
+ * ------------------------------------------------------------------------ */
+
+typedef enum {
+	VPROC_WAIT_POLL,        /* test again at once */
+	VPROC_WAIT_YIELD,       /* yield the processor, then test */
+	VPROC_WAIT_PEER_YIELD,  /* the same, counted as a yield to the peer */
+	VPROC_WAIT_SLEEP        /* sleep until woken or the nap ends */
+} vproc_wait_action;
+
+typedef struct {
+	unsigned spins;         /* polls first, while not crowded */
+	unsigned yields;        /* then yields, while not crowded */
+	unsigned peer_yields;   /* crowded: yields at most, while the peer is awake */
+} vproc_wait_policy;
+
+/*
+ * The action of a wait's next step.  Crowded means more awake processes
+ * than processors (awake > cpus): then no polls and no plain yields, only
+ * yields while the awaited peer is awake, up to pol->peer_yields.
+ *   steps       [in] unsuccessful tests so far in this wait, peer yields not
+ *                    counted
+ *   peer_yields [in] peer yields so far in this wait
+ *   awake       [in] processes of this computer not asleep; < 0 unknown
+ *                    (never crowded)
+ *   cpus        [in] this computer's processors
+ *   peer_awake  [in] 1 if the peer the wait depends on is known and awake
+ */
+vproc_wait_action vproc_wait_step(const vproc_wait_policy *pol, unsigned steps,
+                                  unsigned peer_yields, int awake, int cpus, int peer_awake);
+
+/* The sleep's length index: 0 for the first sleep after the polls and
+ * yields, growing by one every 4 steps (the caller doubles its nap). */
+unsigned vproc_wait_nap_index(const vproc_wait_policy *pol, unsigned steps);
+
 #endif /* VPROC_H */

@@ -59,10 +59,24 @@ void vr_charge_flops(double flops, unsigned long long cpu_ns);
 /* Wake-ups: after a message to dest was posted.  NULL when no segment. */
 void vr_wake(MPI_Comm comm, int dest);
 void vr_wake_rank(int world_rank);
+/* A kick: dest may wait for our progress to finish a send of its own
+ * (a large message's rendezvous); it is woken only if it sleeps in a wait
+ * that may hold a send, never in a receive-only one (wait.c). */
+void vr_kick(MPI_Comm comm, int dest);
+/* This rank leaves (1) or takes again (0) its processor: the segment's
+ * count of awake ranks (-1 without a segment), against this rank's
+ * processors, says whether a wait is crowded (vproc_wait_step). */
+void vr_asleep(int on);
+int vr_awake_ranks(void);
+int vr_cpus(void);
+/* 1 if dest (a rank of comm) is known and not asleep in a wait. */
+int vr_peer_awake(MPI_Comm comm, int dest);
 #include <stdatomic.h>
 #include <stdint.h>
 _Atomic uint32_t *vr_my_wake(void);
 _Atomic uint32_t *vr_my_sleeping(void);
+/* vr_wait_peer for a wait on receives only (MPI_Recv, our collectives'). */
+int vr_wait_recv(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int source);
 void vr_futex_wake(_Atomic uint32_t *word);
 
 /* p2p with the emulated network: what our collectives use */

@@ -19,7 +19,7 @@
 #include "vclock.h"
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 7u
+#define VR_SHM_VERSION 8u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 #define VR_MAX_LINKED   64     /* machines of a network: links */
@@ -101,7 +101,10 @@ typedef struct {
 
 typedef struct {
 	/* Wake-ups (wait.c): a sender bumps the receiver's wake word after
-	 * posting a message, and wakes it if it sleeps on it (futex). */
+	 * posting a message, and wakes it if it sleeps on it (futex).
+	 * sleeping: 0 awake, else VR_ASLEEP, | VR_ASLEEP_SEND when the wait
+	 * may need a peer's progress for a send of its own (a kick, wait.c,
+	 * wakes only those). */
 	_Atomic uint32_t wake;
 	_Atomic uint32_t sleeping;
 	_Atomic unsigned long long cpu_ns;      /* CPU time between MPI calls */
@@ -109,6 +112,10 @@ typedef struct {
 	_Atomic int pid;
 	_Atomic int finalized;
 } vr_rank;
+#define VR_ASLEEP      1u   /* on its wake word (futex) */
+#define VR_ASLEEP_SEND 2u
+#define VR_ASLEEP_EMU  4u   /* in the emulation's compute sleep: no futex to
+                             * wake, but not awake for a crowded waiter */
 
 typedef struct {
 	uint32_t magic, version;
@@ -119,6 +126,10 @@ typedef struct {
 	unsigned long long slack_ns;            /* lateness that is not an overrun */
 	_Atomic unsigned long long bus_free;
 	_Atomic int attached;                   /* ranks that mapped the segment */
+	_Atomic int awake;                      /* of those, the ones not asleep
+	                                         * (futex or emulated compute):
+	                                         * wait.c spins only if each has
+	                                         * a processor */
 	int32_t rank_machine[VR_MAX_RANKS];
 	vr_machine machines[VR_MAX_MACHINES];
 	vr_rank ranks[VR_MAX_RANKS];

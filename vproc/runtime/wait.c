@@ -12,7 +12,9 @@
  * xdlu 3x3 n = 900 (tests/bench_runtime.sh, HETLAUNCH_WAIT): yields
  * before the naps beat naps alone (0.30 s against 0.76 s), and shorter
  * naps (8 us) made it worse (3.3 s): they wake the sleepers so often that
- * the ranks with work lose the processor.
+ * the ranks with work lose the processor.  With more awake ranks than
+ * processors (a crowded wait: 3x3 on 2 cores) the steps change, see
+ * vproc/wait_step.c.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -25,11 +27,15 @@
 #include <unistd.h>
 
 #include "runtime.h"
+#include "vproc.h"
 
 /* The back-off; HETLAUNCH_WAIT="spins,yields,nap_min_ns,nap_max_ns"
  * overrides it (for measuring, see tests/bench_runtime.sh). */
-static unsigned VR_SPINS = 32;        /* plain polls */
-static unsigned VR_YIELDS = 96;       /* polls with sched_yield() between them */
+static vproc_wait_policy policy = {
+	.spins = 32,          /* plain polls */
+	.yields = 96,         /* polls with sched_yield() between them */
+	.peer_yields = 1000,  /* crowded: yields while the peer is awake (wait_step.c) */
+};
 static long VR_NAP_MIN_NS = 2000;
 static long VR_NAP_MAX_NS = 64000;    /* about the latency of Fast Ethernet */
 
@@ -41,19 +47,22 @@ void vr_wait_init(void)
 	 * Measured on 2 cores, xdlu 3x3 n = 900 (tests/bench_runtime.sh):
 	 * 0.27-0.28 s, against 0.55-0.63 s for the back-off below. */
 	if (getenv("HETLAUNCH_SHM") != NULL) {
-		VR_SPINS = 16;
-		VR_YIELDS = 0;
+		policy.spins = 16;
+		policy.yields = 0;
 		VR_NAP_MIN_NS = VR_NAP_MAX_NS = 200000;
 	}
 	const char *e = getenv("HETLAUNCH_WAIT");
 	if (e) {
-		unsigned s, y;
+		unsigned s, y, py;
 		long a, b;
-		if (sscanf(e, "%u,%u,%ld,%ld", &s, &y, &a, &b) == 4 && a > 0 && b >= a) {
-			VR_SPINS = s;
-			VR_YIELDS = y;
+		int got = sscanf(e, "%u,%u,%ld,%ld,%u", &s, &y, &a, &b, &py);
+		if (got >= 4 && a > 0 && b >= a) {
+			policy.spins = s;
+			policy.yields = y;
 			VR_NAP_MIN_NS = a;
 			VR_NAP_MAX_NS = b;
+			if (got == 5)
+				policy.peer_yields = py;
 		}
 	}
 	/* A nap is only short if the kernel does not round it up: the
@@ -71,18 +80,42 @@ void vr_wait_init(void)
 /* The peer a wait depends on, kicked before each sleep (see vr_wait_peer). */
 static MPI_Comm kick_comm = MPI_COMM_NULL;
 static int kick_peer = -1;
+/* The wait holds receives only (vr_wait_recv): no kick needs to wake it. */
+static int wait_recv_only;
 
-/* One step of the back-off after an unsuccessful test. */
+/* In this wait (vproc_wait_step), zeroed when the wait starts: a peer
+ * yield leaves *iter at 0, so zeroing on *iter == 0 never let the count
+ * reach its cap and a crowded wait yielded while its peer computed. */
+static unsigned peer_yields;
+
+/* One step of the back-off after an unsuccessful test; *iter counts them.
+ * Measured, driver LU n = 3000, 3x3 on 2 cores (tests/bench_dense.sh):
+ * crowded waits that yield to an awake peer, and kicks that spare
+ * receive-only sleepers, took 5.58 s against 6.09 s and 4.67 against
+ * 5.38 s (medians of 6 and 3, alternating with the old runtime); the
+ * ratio to 1x2 went from 1.57-1.66 to 1.42-1.54 (medians of 5). */
 static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 {
-	unsigned i = (*iter)++;
-	if (i < VR_SPINS)
+	/* The virtual clock's waits end in virtual-time order (vorder.c):
+	 * who is awake says nothing about them. */
+	int peer_awake = kick_peer >= 0 && !vr_virtual() && vr_peer_awake(kick_comm, kick_peer);
+	switch (vproc_wait_step(&policy, *iter, peer_yields, vr_awake_ranks(), vr_cpus(),
+	                        peer_awake)) {
+	case VPROC_WAIT_POLL:
+		(*iter)++;
 		return;
-	if (i < VR_SPINS + VR_YIELDS) {
+	case VPROC_WAIT_PEER_YIELD:
+		peer_yields++;
 		sched_yield();
 		return;
+	case VPROC_WAIT_YIELD:
+		(*iter)++;
+		sched_yield();
+		return;
+	case VPROC_WAIT_SLEEP:
+		break;
 	}
-	unsigned k = (i - VR_SPINS - VR_YIELDS) / 4;
+	unsigned k = vproc_wait_nap_index(&policy, (*iter)++);
 	long ns = VR_NAP_MIN_NS;
 	while (k-- > 0 && ns < VR_NAP_MAX_NS)
 		ns *= 2;
@@ -99,11 +132,22 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 	/* With a segment, sleep on our wake word instead: a rank that posts
 	 * a message to us wakes us at once (vr_wake), and the nap length
 	 * stays the bound for what no one announces (a send's completion). */
-	if (kick_peer >= 0)
+	/* A receive kicks (its sender waits in a send).  A send wakes its
+	 * receiver even in a receive-only wait: a message sent in fragments
+	 * (no single copy between the processes) needs the receiver to drain
+	 * them, and no MPI call announces them (issue 10's kicks). */
+	if (kick_peer >= 0 && wait_recv_only)
+		vr_kick(kick_comm, kick_peer);
+	else if (kick_peer >= 0)
 		vr_wake(kick_comm, kick_peer);
+	/* A receive-only wait with buffered sends of ours out (bsend.c) still
+	 * needs their receivers' kicks: our progress completes them. */
+	int recv_only = wait_recv_only && !vr_bsend_outstanding();
 	_Atomic uint32_t *sl = vr_my_sleeping();
-	atomic_store(sl, 1u);
+	atomic_store(sl, recv_only ? VR_ASLEEP : VR_ASLEEP | VR_ASLEEP_SEND);
+	vr_asleep(1);
 	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT, *seen_wake, &ts, NULL, 0);
+	vr_asleep(0);
 	atomic_store(sl, 0u);
 	*seen_wake = atomic_load(w);
 }
@@ -225,6 +269,7 @@ void vr_wait_unblock(void)
  * between the test and the sleep makes the sleep return at once. */
 int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses)
 {
+	peer_yields = 0;
 	unsigned iter = 0;
 	double t0 = 0;
 	_Atomic uint32_t *w = vr_my_wake();
@@ -260,8 +305,17 @@ int vr_wait_peer(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int peer)
 	return rc;
 }
 
+int vr_wait_recv(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int source)
+{
+	wait_recv_only = 1;
+	int rc = vr_wait_peer(req, status, comm, source);
+	wait_recv_only = 0;
+	return rc;
+}
+
 int vr_wait(MPI_Request *req, MPI_Status *status)
 {
+	peer_yields = 0;
 	unsigned iter = 0;
 	double t0 = 0;
 	_Atomic uint32_t *w = vr_my_wake();
