@@ -109,14 +109,22 @@ _Atomic uint32_t *vr_my_sleeping(void)
 	return my ? &my->sleeping : NULL;
 }
 
-void vr_wake_rank(int w)
+/* Bump w's wake word, then futex-wake it if it sleeps in a way `asleep`
+ * names.  The bump comes first so that a rank on its way to sleep (it
+ * stores `sleeping`, then waits on the word it read before) sees it. */
+static void bump_wake(int w, uint32_t asleep)
 {
 	if (shm == NULL || w < 0 || w >= world_size)
 		return;
 	vr_rank *r = &shm->ranks[w];
 	atomic_fetch_add(&r->wake, 1u);
-	if (atomic_load(&r->sleeping) & VR_ASLEEP)
+	if (atomic_load(&r->sleeping) & asleep)
 		vr_futex_wake(&r->wake);
+}
+
+void vr_wake_rank(int w)
+{
+	bump_wake(w, VR_ASLEEP);
 }
 
 void vr_wake(MPI_Comm comm, int dest)
@@ -126,22 +134,15 @@ void vr_wake(MPI_Comm comm, int dest)
 	vr_wake_rank(vr_world_rank(comm, dest));
 }
 
-/* The word is bumped first, as in vr_wake_rank, so that a rank on its way
- * to sleep sees the kick; the futex call, the costly part (a context
- * switch, and on a virtual machine an interrupt to a halted processor), is
- * saved when the rank sleeps in a receive-only wait: 3x3 driver LU n = 3000
- * kicked such sleepers for every small message of its panels and swaps. */
+/* The futex call, the costly part of a wake-up (a context switch, and on a
+ * virtual machine an interrupt to a halted processor), is saved when the
+ * rank sleeps in a receive-only wait: 3x3 driver LU n = 3000 kicked such
+ * sleepers for every small message of its panels and swaps. */
 void vr_kick(MPI_Comm comm, int dest)
 {
 	if (shm == NULL || dest == MPI_PROC_NULL)
 		return;
-	int w = vr_world_rank(comm, dest);
-	if (w < 0 || w >= world_size)
-		return;
-	vr_rank *r = &shm->ranks[w];
-	atomic_fetch_add(&r->wake, 1u);
-	if (atomic_load(&r->sleeping) & VR_ASLEEP_SEND)
-		vr_futex_wake(&r->wake);
+	bump_wake(vr_world_rank(comm, dest), VR_ASLEEP_SEND);
 }
 
 int vr_peer_awake(MPI_Comm comm, int dest)

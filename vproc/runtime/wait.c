@@ -29,8 +29,9 @@
 #include "runtime.h"
 #include "vproc.h"
 
-/* The back-off; HETLAUNCH_WAIT="spins,yields,nap_min_ns,nap_max_ns"
- * overrides it (for measuring, see tests/bench_runtime.sh). */
+/* The back-off; HETLAUNCH_WAIT="spins,yields,nap_min_ns,nap_max_ns" and
+ * an optional ",peer_yields" override it (for measuring, see
+ * tests/bench_runtime.sh and tests/bench_dense.sh). */
 static vproc_wait_policy policy = {
 	.spins = 32,          /* plain polls */
 	.yields = 96,         /* polls with sched_yield() between them */
@@ -131,11 +132,12 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 		ts.tv_nsec = VR_VIRTUAL_NAP_NS;
 	/* With a segment, sleep on our wake word instead: a rank that posts
 	 * a message to us wakes us at once (vr_wake), and the nap length
-	 * stays the bound for what no one announces (a send's completion). */
-	/* A receive kicks (its sender waits in a send).  A send wakes its
-	 * receiver even in a receive-only wait: a message sent in fragments
-	 * (no single copy between the processes) needs the receiver to drain
-	 * them, and no MPI call announces them (issue 10's kicks). */
+	 * stays the bound for what no one announces (a send's completion).
+	 * Before it, a receive kicks its sender (which may wait in a send);
+	 * a send wakes its receiver even in a receive-only wait: a message
+	 * sent in fragments (no single copy between the processes) needs the
+	 * receiver to drain them, and no MPI call announces them (issue 10's
+	 * kicks). */
 	if (kick_peer >= 0 && wait_recv_only)
 		vr_kick(kick_comm, kick_peer);
 	else if (kick_peer >= 0)
