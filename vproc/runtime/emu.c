@@ -58,7 +58,7 @@ static vr_shm *shm;
 static vr_machine *me;
 static vr_rank *my;
 static int my_machine = -1;
-static int ncpu = 1;             /* this rank's processors (vr_oversubscribed) */
+static int ncpu = 1;             /* this rank's processors (vr_cpus) */
 static unsigned long long seg_cpu, seg_wall;   /* when the segment started */
 static unsigned long long seg_flop_ns;         /* DGEMM work of the segment (blas.c) */
 static unsigned long long seg_cpu_excluded;    /* the CPU time that DGEMM took */

@@ -69,7 +69,8 @@ void vr_kick(MPI_Comm comm, int dest);
 void vr_asleep(int on);
 int vr_awake_ranks(void);
 int vr_cpus(void);
-/* 1 if dest (a rank of comm) is known and not asleep in a wait. */
+/* 1 if dest (a rank of comm) is known and not asleep, in a wait or in the
+ * emulation's sleep that stands for its compute. */
 int vr_peer_awake(MPI_Comm comm, int dest);
 #include <stdatomic.h>
 #include <stdint.h>

@@ -102,9 +102,10 @@ typedef struct {
 typedef struct {
 	/* Wake-ups (wait.c): a sender bumps the receiver's wake word after
 	 * posting a message, and wakes it if it sleeps on it (futex).
-	 * sleeping: 0 awake, else VR_ASLEEP, | VR_ASLEEP_SEND when the wait
-	 * may need a peer's progress for a send of its own (a kick, wait.c,
-	 * wakes only those). */
+	 * sleeping: 0 awake; VR_ASLEEP on the wake word, | VR_ASLEEP_SEND
+	 * when the wait may need a peer's progress for a send of its own (a
+	 * kick, wait.c, wakes only those); VR_ASLEEP_EMU in the emulation's
+	 * compute sleep (issue 10). */
 	_Atomic uint32_t wake;
 	_Atomic uint32_t sleeping;
 	_Atomic unsigned long long cpu_ns;      /* CPU time between MPI calls */
