@@ -141,11 +141,11 @@ static void wait_uncrowded_polls_yields_sleeps(void **state)
 	                                   VPROC_WAIT_YIELD, VPROC_WAIT_YIELD, VPROC_WAIT_SLEEP };
 	for (unsigned i = 0; i < 6; i++)
 		for (int peer = 0; peer <= 1; peer++) {
-			assert_int_equal(vproc_wait_step(&wait_pol, i, 0, 2, 2, peer), want[i]);
+			assert_int_equal(vproc_wait_step(&wait_pol, i, 0, vproc_wait_crowded(2, 2), peer), want[i]);
 			/* no segment (awake unknown): never crowded */
-			assert_int_equal(vproc_wait_step(&wait_pol, i, 0, -1, 2, peer), want[i]);
+			assert_int_equal(vproc_wait_step(&wait_pol, i, 0, vproc_wait_crowded(-1, 2), peer), want[i]);
 		}
-	assert_int_equal(vproc_wait_step(&wait_pol, 1000, 0, 1, 2, 1), VPROC_WAIT_SLEEP);
+	assert_int_equal(vproc_wait_step(&wait_pol, 1000, 0, vproc_wait_crowded(1, 2), 1), VPROC_WAIT_SLEEP);
 	assert_int_equal(vproc_wait_nap_index(&wait_pol, 5), 0);
 	assert_int_equal(vproc_wait_nap_index(&wait_pol, 8), 0);
 	assert_int_equal(vproc_wait_nap_index(&wait_pol, 9), 1);
@@ -159,14 +159,14 @@ static void wait_crowded_yields_to_awake_peer(void **state)
 {
 	(void)state;
 	for (unsigned y = 0; y < 4; y++)
-		assert_int_equal(vproc_wait_step(&wait_pol, 0, y, 3, 2, 1), VPROC_WAIT_PEER_YIELD);
-	assert_int_equal(vproc_wait_step(&wait_pol, 0, 4, 3, 2, 1), VPROC_WAIT_SLEEP);
-	assert_int_equal(vproc_wait_step(&wait_pol, 0, 0, 3, 2, 0), VPROC_WAIT_SLEEP);
-	assert_int_equal(vproc_wait_step(&wait_pol, 4, 0, 9, 2, 0), VPROC_WAIT_SLEEP);
+		assert_int_equal(vproc_wait_step(&wait_pol, 0, y, vproc_wait_crowded(3, 2), 1), VPROC_WAIT_PEER_YIELD);
+	assert_int_equal(vproc_wait_step(&wait_pol, 0, 4, vproc_wait_crowded(3, 2), 1), VPROC_WAIT_SLEEP);
+	assert_int_equal(vproc_wait_step(&wait_pol, 0, 0, vproc_wait_crowded(3, 2), 0), VPROC_WAIT_SLEEP);
+	assert_int_equal(vproc_wait_step(&wait_pol, 4, 0, vproc_wait_crowded(9, 2), 0), VPROC_WAIT_SLEEP);
 	/* a crowd ends when ranks fall asleep: the same step polls again */
-	assert_int_equal(vproc_wait_step(&wait_pol, 0, 0, 2, 2, 0), VPROC_WAIT_POLL);
+	assert_int_equal(vproc_wait_step(&wait_pol, 0, 0, vproc_wait_crowded(2, 2), 0), VPROC_WAIT_POLL);
 	/* cpus unknown (0): never crowded */
-	assert_int_equal(vproc_wait_step(&wait_pol, 0, 0, 9, 0, 1), VPROC_WAIT_POLL);
+	assert_int_equal(vproc_wait_step(&wait_pol, 0, 0, vproc_wait_crowded(9, 0), 1), VPROC_WAIT_POLL);
 }
 
 int main(void)

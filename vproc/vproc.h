@@ -412,19 +412,26 @@ typedef struct {
 } vproc_wait_policy;
 
 /*
- * The action of a wait's next step.  Crowded means more awake processes
- * than processors (awake > cpus): then no polls and no plain yields, only
- * yields while the awaited peer is awake, up to pol->peer_yields.
+ * Crowded: more awake processes than processors.
+ *   awake [in] processes of this computer not asleep; < 0 unknown (never
+ *              crowded)
+ *   cpus  [in] this computer's processors; 0 unknown (never crowded)
+ */
+int vproc_wait_crowded(int awake, int cpus);
+
+/*
+ * The action of a wait's next step.  Crowded (vproc_wait_crowded): no
+ * polls and no plain yields, only yields while the awaited peer is awake,
+ * up to pol->peer_yields.
  *   steps       [in] unsuccessful tests so far in this wait, peer yields not
  *                    counted
  *   peer_yields [in] peer yields so far in this wait
- *   awake       [in] processes of this computer not asleep; < 0 unknown
- *                    (never crowded)
- *   cpus        [in] this computer's processors
+ *   crowded     [in] vproc_wait_crowded's answer
  *   peer_awake  [in] 1 if the peer the wait depends on is known and awake
+ *                    (read only when crowded)
  */
 vproc_wait_action vproc_wait_step(const vproc_wait_policy *pol, unsigned steps,
-                                  unsigned peer_yields, int awake, int cpus, int peer_awake);
+                                  unsigned peer_yields, int crowded, int peer_awake);
 
 /* The sleep's length index: 0 for the first sleep after the polls and
  * yields, growing by one every 4 steps (the caller doubles its nap). */

@@ -16,10 +16,14 @@
  */
 #include "vproc.h"
 
-vproc_wait_action vproc_wait_step(const vproc_wait_policy *pol, unsigned steps,
-                                  unsigned peer_yields, int awake, int cpus, int peer_awake)
+int vproc_wait_crowded(int awake, int cpus)
 {
-	int crowded = awake >= 0 && cpus > 0 && awake > cpus;
+	return awake >= 0 && cpus > 0 && awake > cpus;
+}
+
+vproc_wait_action vproc_wait_step(const vproc_wait_policy *pol, unsigned steps,
+                                  unsigned peer_yields, int crowded, int peer_awake)
+{
 	if (!crowded) {
 		if (steps < pol->spins)
 			return VPROC_WAIT_POLL;

@@ -79,6 +79,10 @@ _Atomic uint32_t *vr_my_sleeping(void);
 /* vr_wait_peer for a wait on receives only (MPI_Recv, our collectives'). */
 int vr_wait_recv(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int source);
 void vr_futex_wake(_Atomic uint32_t *word);
+/* Sleep on this rank's wake word while it still reads `seen`, at most *ts,
+ * marked asleep (`why`: VR_ASLEEP...) and out of the awake count. */
+struct timespec;
+void vr_futex_sleep(uint32_t why, uint32_t seen, const struct timespec *ts);
 
 /* p2p with the emulated network: what our collectives use */
 int vr_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,

@@ -329,18 +329,13 @@ static void nap(unsigned *iter)
 			return;
 		}
 	}
-	vr_rank *self = &shm->ranks[me];
 	struct timespec ts = { 0, blk < 0 ? 5 * VR_ORDER_NAP_NS : VR_ORDER_NAP_NS };
 	if (vr_bsend_outstanding())
 		ts.tv_nsec = 1000000L;
 	/* VR_ASLEEP_SEND: the receiver of a buffered send of ours kicks us
 	 * (vr_kick, above); without the bit that kick would not wake us and
 	 * the large message would wait out the 1 ms nap (issue 10's kicks). */
-	atomic_store(&self->sleeping, VR_ASLEEP | VR_ASLEEP_SEND);
-	vr_asleep(1);
-	syscall(SYS_futex, (uint32_t *)&self->wake, FUTEX_WAIT, wake_seen, &ts, NULL, 0);
-	vr_asleep(0);
-	atomic_store(&self->sleeping, 0u);
+	vr_futex_sleep(VR_ASLEEP | VR_ASLEEP_SEND, wake_seen, &ts);
 	if (word)
 		atomic_fetch_and(word, ~bit);
 }

@@ -97,11 +97,13 @@ static unsigned peer_yields;
  * ratio to 1x2 went from 1.57-1.66 to 1.42-1.54 (medians of 5). */
 static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 {
-	/* The virtual clock's waits end in virtual-time order (vorder.c):
-	 * who is awake says nothing about them. */
-	int peer_awake = kick_peer >= 0 && !vr_virtual() && vr_peer_awake(kick_comm, kick_peer);
-	switch (vproc_wait_step(&policy, *iter, peer_yields, vr_awake_ranks(), vr_cpus(),
-	                        peer_awake)) {
+	/* The peer is looked up only for a crowded wait: not on the polls of
+	 * an uncrowded one.  The virtual clock's waits end in virtual-time
+	 * order (vorder.c): who is awake says nothing about them. */
+	int crowded = vproc_wait_crowded(vr_awake_ranks(), vr_cpus());
+	int peer_awake = crowded && kick_peer >= 0 && !vr_virtual() &&
+	                 vr_peer_awake(kick_comm, kick_peer);
+	switch (vproc_wait_step(&policy, *iter, peer_yields, crowded, peer_awake)) {
 	case VPROC_WAIT_POLL:
 		(*iter)++;
 		return;
@@ -145,13 +147,18 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 	/* A receive-only wait with buffered sends of ours out (bsend.c) still
 	 * needs their receivers' kicks: our progress completes them. */
 	int recv_only = wait_recv_only && !vr_bsend_outstanding();
-	_Atomic uint32_t *sl = vr_my_sleeping();
-	atomic_store(sl, recv_only ? VR_ASLEEP : VR_ASLEEP | VR_ASLEEP_SEND);
+	vr_futex_sleep(recv_only ? VR_ASLEEP : VR_ASLEEP | VR_ASLEEP_SEND, *seen_wake, &ts);
+	*seen_wake = atomic_load(w);
+}
+
+void vr_futex_sleep(uint32_t why, uint32_t seen, const struct timespec *ts)
+{
+	_Atomic uint32_t *w = vr_my_wake(), *sl = vr_my_sleeping();
+	atomic_store(sl, why);
 	vr_asleep(1);
-	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT, *seen_wake, &ts, NULL, 0);
+	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT, seen, ts, NULL, 0);
 	vr_asleep(0);
 	atomic_store(sl, 0u);
-	*seen_wake = atomic_load(w);
 }
 
 void vr_futex_wake(_Atomic uint32_t *word)
