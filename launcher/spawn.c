@@ -83,6 +83,8 @@ static int log_append(logbuf *b, const char *s, size_t n)
 /* Show complete lines, each with the elapsed time. */
 static void echo_lines(logbuf *b, double t0, int flush)
 {
+	if (b->buf == NULL)   /* the job has printed nothing yet */
+		return;
 	for (;;) {
 		char *start = b->buf + b->line_start;
 		char *nl = memchr(start, '\n', b->len - b->line_start);
@@ -286,9 +288,13 @@ int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t err
 	job w = { .logfd = open_log(o->log_path, err, errlen) };
 	if (w.logfd < 0)
 		return -1;
-	int pfd[2], efd[2];
+	int pfd[2] = { -1, -1 }, efd[2];
 	if (pipe2(pfd, O_CLOEXEC) < 0 || pipe2(efd, O_CLOEXEC) < 0) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		if (pfd[0] >= 0) {   /* the second pipe failed: the first is ours */
+			close(pfd[0]);
+			close(pfd[1]);
+		}
 		close(w.logfd);
 		return -1;
 	}
