@@ -364,141 +364,156 @@ static int cmp_machine_name(const void *x, const void *y)
 	return k ? k : (a < b ? -1 : a > b);
 }
 
-static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
+/* What the first pass over the list keeps: each entry's count, the total,
+ * and the first cycle_time and speed met (the units must not mix). */
+typedef struct {
+	size_t *counts, total;
+	int seen_ct, seen_speed;
+	const yt_node *first_ct, *first_speed;
+} machine_scan;
+
+/* name: is required; name and host become argv words and host-file lines. */
+static int check_machine_names(diag *d, const yt_node *m, size_t i, const machine_keys *k)
 {
-	if (list->kind != YT_SEQ || list->n == 0) {
-		diag_error(d, list->line, list->col, "machines: expected a non-empty list");
-		return -1;
-	}
 	int rc = 0;
-	int seen_ct = 0, seen_speed = 0;
-	const yt_node *first_ct = NULL, *first_speed = NULL;
-	size_t total = 0;
-	size_t *counts = calloc(list->n, sizeof *counts);
-	if (counts == NULL)
-		return -1;
-	/* First pass: validate each entry and count the processors. */
-	for (size_t i = 0; i < list->n; i++) {
-		const yt_node *m = list->items[i];
-		machine_keys k;
-		if (read_machine_keys(d, m, cfg->layout->machine_keys, &k) < 0) {
-			rc = -1;
-			continue;
-		}
-		counts[i] = 1;
-		if (k.name == NULL) {
-			diag_error(d, m->line, m->col, "machines: entry %zu has no name", i + 1);
-			rc = -1;
-		} else if (want_scalar(d, "name", k.name) < 0 || check_ident(d, "name", k.name, "") < 0)
-			rc = -1;
-		if (k.host && (want_scalar(d, "host", k.host) < 0 ||
-		               check_ident(d, "host", k.host, ":") < 0))
-			rc = -1;
-		if ((k.cycle_time != NULL) == (k.speed != NULL)) {
-			diag_error(d, m->line, m->col,
-			           "machines: entry %zu needs exactly one of cycle_time and speed", i + 1);
-			rc = -1;
-		}
-		double x;
-		if (k.cycle_time) {
-			if (get_positive(d, "cycle_time", k.cycle_time, &x) < 0)
-				rc = -1;
-			if (!seen_ct++)
-				first_ct = k.cycle_time;
-		}
-		if (k.speed) {
-			if (get_positive(d, "speed", k.speed, &x) < 0)
-				rc = -1;
-			if (!seen_speed++)
-				first_speed = k.speed;
-		}
-		if (k.count && get_size(d, "count", k.count, 1, MAX_COUNT, &counts[i]) < 0)
-			rc = -1;
-		if (k.latency && get_positive(d, "latency_us", k.latency, &x) < 0)
-			rc = -1;
-		if (k.bandwidth && get_positive(d, "bandwidth_mbps", k.bandwidth, &x) < 0)
-			rc = -1;
-		if (k.memory_gb && get_positive(d, "memory_gb", k.memory_gb, &x) < 0)
-			rc = -1;
-		if (k.emulate_mflops && get_positive(d, "emulate_mflops", k.emulate_mflops, &x) < 0)
-			rc = -1;
-		total += counts[i];
+	if (k->name == NULL) {
+		diag_error(d, m->line, m->col, "machines: entry %zu has no name", i + 1);
+		rc = -1;
+	} else if (want_scalar(d, "name", k->name) < 0 || check_ident(d, "name", k->name, "") < 0)
+		rc = -1;
+	if (k->host && (want_scalar(d, "host", k->host) < 0 ||
+	                check_ident(d, "host", k->host, ":") < 0))
+		rc = -1;
+	return rc;
+}
+
+/* The numbers of one entry: one of cycle_time and speed, then the others. */
+static int check_machine_fields(diag *d, const yt_node *m, size_t i, const machine_keys *k,
+                                machine_scan *s)
+{
+	int rc = 0;
+	if ((k->cycle_time != NULL) == (k->speed != NULL)) {
+		diag_error(d, m->line, m->col,
+		           "machines: entry %zu needs exactly one of cycle_time and speed", i + 1);
+		rc = -1;
 	}
-	if (seen_ct && seen_speed) {
-		const yt_node *later = first_ct->line > first_speed->line ? first_ct : first_speed;
-		const yt_node *earlier = later == first_ct ? first_speed : first_ct;
+	double x;
+	if (k->cycle_time) {
+		if (get_positive(d, "cycle_time", k->cycle_time, &x) < 0)
+			rc = -1;
+		if (!s->seen_ct++)
+			s->first_ct = k->cycle_time;
+	}
+	if (k->speed) {
+		if (get_positive(d, "speed", k->speed, &x) < 0)
+			rc = -1;
+		if (!s->seen_speed++)
+			s->first_speed = k->speed;
+	}
+	if (k->count && get_size(d, "count", k->count, 1, MAX_COUNT, &s->counts[i]) < 0)
+		rc = -1;
+	if (k->latency && get_positive(d, "latency_us", k->latency, &x) < 0)
+		rc = -1;
+	if (k->bandwidth && get_positive(d, "bandwidth_mbps", k->bandwidth, &x) < 0)
+		rc = -1;
+	if (k->memory_gb && get_positive(d, "memory_gb", k->memory_gb, &x) < 0)
+		rc = -1;
+	if (k->emulate_mflops && get_positive(d, "emulate_mflops", k->emulate_mflops, &x) < 0)
+		rc = -1;
+	return rc;
+}
+
+/* First pass, one entry: its keys, names and numbers; counts its processors. */
+static int check_machine_entry(diag *d, const yt_node *m, size_t i, const hl_config *cfg,
+                               machine_scan *s)
+{
+	machine_keys k;
+	if (read_machine_keys(d, m, cfg->layout->machine_keys, &k) < 0)
+		return -1;
+	s->counts[i] = 1;
+	int rc = check_machine_names(d, m, i, &k);
+	if (check_machine_fields(d, m, i, &k, s) < 0)
+		rc = -1;
+	s->total += s->counts[i];
+	return rc;
+}
+
+/* Across entries: cycle_time and speed are different units, and (for a
+ * list with no error so far: rc, the entries' result) the processors after
+ * expansion have a ceiling. */
+static int check_machine_list(diag *d, const yt_node *list, const machine_scan *s, int rc)
+{
+	if (s->seen_ct && s->seen_speed) {
+		const yt_node *later = s->first_ct->line > s->first_speed->line ? s->first_ct
+		                                                                : s->first_speed;
+		const yt_node *earlier = later == s->first_ct ? s->first_speed : s->first_ct;
 		diag_error(d, later->line, later->col,
 		           "machines: %s here, but %s at line %zu: give every machine the same one "
 		           "(they are different units)",
-		           later == first_ct ? "cycle_time" : "speed",
-		           later == first_ct ? "speed" : "cycle_time", earlier->line);
+		           later == s->first_ct ? "cycle_time" : "speed",
+		           later == s->first_ct ? "speed" : "cycle_time", earlier->line);
 		rc = -1;
 	}
-	if (rc == 0 && total > MAX_MACHINES) {
+	if (rc == 0 && s->total > MAX_MACHINES) {
 		diag_error(d, list->line, list->col, "machines: %zu processors, more than %d",
-		           total, MAX_MACHINES);
+		           s->total, MAX_MACHINES);
 		rc = -1;
 	}
-	if (rc < 0) {
-		free(counts);
-		return -1;
+	return rc;
+}
+
+/* Second pass, one entry (already checked): its count processors, named
+ * name.0, name.1, ... when there are several.  -1 only when out of memory. */
+static int expand_machine_entry(diag *d, const yt_node *m, size_t i, size_t count,
+                                hl_config *cfg)
+{
+	machine_keys k;
+	read_machine_keys(d, m, cfg->layout->machine_keys, &k);   /* known to succeed now */
+	double val, lat = 0.0, bw = 0.0, mem = 0.0, emf = 0.0;
+	get_positive(d, "", k.cycle_time ? k.cycle_time : k.speed, &val);
+	if (k.latency)
+		get_positive(d, "", k.latency, &lat);
+	if (k.bandwidth)
+		get_positive(d, "", k.bandwidth, &bw);
+	if (k.memory_gb)
+		get_positive(d, "", k.memory_gb, &mem);
+	if (k.emulate_mflops)
+		get_positive(d, "", k.emulate_mflops, &emf);
+	for (size_t j = 0; j < count; j++) {
+		hl_machine *hm = &cfg->machines[cfg->nmachines++];
+		size_t len = strlen(k.name->value) + 24;
+		if ((hm->name = malloc(len)) == NULL)
+			return -1;
+		if (count > 1)
+			snprintf(hm->name, len, "%s.%zu", k.name->value, j);
+		else
+			snprintf(hm->name, len, "%s", k.name->value);
+		if ((hm->host = strdup(k.host ? k.host->value : k.name->value)) == NULL)
+			return -1;
+		hm->speed = k.speed ? val : 0.0;
+		hm->cycle_time = k.speed ? 1.0 / val : val;
+		hm->latency_us = lat;
+		hm->bandwidth_mbps = bw;
+		hm->memory_gb = mem;
+		hm->emulate_mflops = emf;
+		hm->loc.line = m->line;
+		hm->loc.col = m->col;
+		hm->entry = i;
 	}
-	/* Second pass: expand counts into processors. */
-	cfg->by_speed = seen_speed > 0;
-	cfg->machines = calloc(total, sizeof *cfg->machines);
-	if (cfg->machines == NULL) {
-		free(counts);
-		return -1;
-	}
-	for (size_t i = 0; i < list->n; i++) {
-		const yt_node *m = list->items[i];
-		machine_keys k;
-		read_machine_keys(d, m, cfg->layout->machine_keys, &k);   /* known to succeed now */
-		double val;
-		get_positive(d, "", k.cycle_time ? k.cycle_time : k.speed, &val);
-		double lat = 0.0, bw = 0.0;
-		if (k.latency)
-			get_positive(d, "", k.latency, &lat);
-		if (k.bandwidth)
-			get_positive(d, "", k.bandwidth, &bw);
-		double mem = 0.0, emf = 0.0;
-		if (k.memory_gb)
-			get_positive(d, "", k.memory_gb, &mem);
-		if (k.emulate_mflops)
-			get_positive(d, "", k.emulate_mflops, &emf);
-		for (size_t j = 0; j < counts[i]; j++) {
-			hl_machine *hm = &cfg->machines[cfg->nmachines++];
-			size_t len = strlen(k.name->value) + 24;
-			hm->name = malloc(len);
-			if (hm->name == NULL)
-				goto oom;
-			if (counts[i] > 1)
-				snprintf(hm->name, len, "%s.%zu", k.name->value, j);
-			else
-				snprintf(hm->name, len, "%s", k.name->value);
-			hm->host = strdup(k.host ? k.host->value : k.name->value);
-			if (hm->host == NULL)
-				goto oom;
-			hm->speed = k.speed ? val : 0.0;
-			hm->cycle_time = k.speed ? 1.0 / val : val;
-			hm->latency_us = lat;
-			hm->bandwidth_mbps = bw;
-			hm->memory_gb = mem;
-			hm->emulate_mflops = emf;
-			hm->loc.line = m->line;
-			hm->loc.col = m->col;
-			hm->entry = i;
-		}
-	}
-	free(counts);
-	/* Unique names, after expansion ("a" with count 2 makes a.0 and a.1).
-	 * Sorted, so that 10^5 processors take n log n, not n^2. */
+	return 0;
+}
+
+/* Unique names, after expansion ("a" with count 2 makes a.0 and a.1).
+ * Sorted, so that 10^5 processors take n log n, not n^2. */
+static int check_unique_names(diag *d, const hl_config *cfg)
+{
 	const hl_machine **byname = malloc(cfg->nmachines * sizeof *byname);
 	if (byname == NULL)
 		return -1;
 	for (size_t i = 0; i < cfg->nmachines; i++)
 		byname[i] = &cfg->machines[i];
 	qsort(byname, cfg->nmachines, sizeof *byname, cmp_machine_name);
+	int rc = 0;
 	for (size_t i = 1; i < cfg->nmachines; i++)
 		if (strcmp(byname[i]->name, byname[i - 1]->name) == 0) {
 			/* qsort is not stable: report the later entry of the two */
@@ -515,9 +530,42 @@ static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 		}
 	free(byname);
 	return rc;
-oom:
-	free(counts);
-	return -1;
+}
+
+/* Second pass: expand every entry's count into processors. */
+static int expand_machines(diag *d, const yt_node *list, const machine_scan *s, hl_config *cfg)
+{
+	cfg->by_speed = s->seen_speed > 0;
+	cfg->machines = calloc(s->total, sizeof *cfg->machines);
+	if (cfg->machines == NULL)
+		return -1;
+	for (size_t i = 0; i < list->n; i++)
+		if (expand_machine_entry(d, list->items[i], i, s->counts[i], cfg) < 0)
+			return -1;
+	return 0;
+}
+
+/* machines: check every entry, then the list as a whole, then expand. */
+static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
+{
+	if (list->kind != YT_SEQ || list->n == 0) {
+		diag_error(d, list->line, list->col, "machines: expected a non-empty list");
+		return -1;
+	}
+	machine_scan s = { .counts = calloc(list->n, sizeof *s.counts) };
+	if (s.counts == NULL)
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; i < list->n; i++)
+		if (check_machine_entry(d, list->items[i], i, cfg, &s) < 0)
+			rc = -1;
+	rc = check_machine_list(d, list, &s, rc);
+	if (rc == 0)
+		rc = expand_machines(d, list, &s, cfg);
+	free(s.counts);
+	if (rc < 0)
+		return -1;
+	return check_unique_names(d, cfg);
 }
 
 /* ------------------------------------------------------------- emulate */
@@ -780,7 +828,246 @@ static int get_sizes(diag *d, const yt_node *v, hl_config *cfg)
 	return rc;
 }
 
-static int config_load(const char *path, diag *d, hl_config *cfg)
+/* The top-level values that the checks across keys need (NULL: not given). */
+typedef struct {
+	const yt_node *machines, *args, *program, *nb, *n, *tester, *kernel;
+} top_keys;
+
+/* One row of the top-level key table: read the value of key into cfg,
+ * noting in t where it was; -1 on an error (reported) or out of memory. */
+typedef int top_loader(diag *d, const char *key, const yt_node *v, hl_config *cfg,
+                       top_keys *t);
+
+/* name: the run's name (a directory name and an argv word). */
+static int top_name(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
+{
+	(void)t;
+	if (want_scalar(d, key, v) < 0 || check_ident(d, key, v, "") < 0)
+		return -1;
+	return (cfg->name = strdup(v->value)) == NULL ? -1 : 0;
+}
+
+/* machines: read after every other key (load_machines), so only noted here. */
+static int top_machines(diag *d, const char *key, const yt_node *v, hl_config *cfg,
+                        top_keys *t)
+{
+	(void)d, (void)key, (void)cfg;
+	t->machines = v;
+	return 0;
+}
+
+/* layout: read before every other key (load_layout). */
+static int top_layout(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
+{
+	(void)d, (void)key, (void)v, (void)cfg, (void)t;
+	return 0;
+}
+
+static int top_kernel(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
+{
+	(void)key;
+	t->kernel = v;
+	return get_kernel(d, v, &cfg->kernel);
+}
+
+static int top_tester(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
+{
+	static const char *const names[] = { "driver", "stock" };
+	t->tester = v;
+	return get_enum(d, key, v, names, 2, &cfg->stock);
+}
+
+static int top_n(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
+{
+	(void)key;
+	t->n = v;
+	cfg->n_loc.line = v->line;
+	cfg->n_loc.col = v->col;
+	return get_sizes(d, v, cfg);
+}
+
+static int top_nb(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
+{
+	t->nb = v;
+	return get_size(d, key, v, 1, 100000, &cfg->nb);
+}
+
+static int top_max_procs(diag *d, const char *key, const yt_node *v, hl_config *cfg,
+                         top_keys *t)
+{
+	(void)t;
+	return get_size(d, key, v, 1, 1000000, &cfg->max_procs);
+}
+
+static int top_program(diag *d, const char *key, const yt_node *v, hl_config *cfg,
+                       top_keys *t)
+{
+	t->program = v;
+	return get_string(d, key, v, &cfg->program);
+}
+
+/* args: a list of strings, each reported at its own line. */
+static int top_args(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
+{
+	(void)key;
+	t->args = v;
+	if (v->kind != YT_SEQ) {
+		diag_error(d, v->line, v->col, "args: expected a list of strings");
+		return -1;
+	}
+	if ((cfg->args = calloc(v->n + 1, sizeof *cfg->args)) == NULL)
+		return -1;
+	int rc = 0;
+	for (size_t j = 0; j < v->n; j++) {
+		const yt_node *a = v->items[j];
+		if (a->kind != YT_SCALAR) {
+			diag_error(d, a->line, a->col, "args: expected a string, got %s", kind_name(a));
+			rc = -1;
+		} else if ((cfg->args[cfg->nargs++] = strdup(a->value)) == NULL) {
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+/* emulate: (load_emulate); network: links only where the ring has links. */
+static int top_emulate(diag *d, const char *key, const yt_node *v, hl_config *cfg,
+                       top_keys *t)
+{
+	(void)key, (void)t;
+	int rc = 0;
+	if (load_emulate(d, v, &cfg->emu) < 0)
+		rc = -1;
+	else if (cfg->emu.links && strcmp(cfg->layout->name, "ring") != 0) {
+		diag_error(d, v->line, v->col, "emulate: network: links is for layout: "
+		           "ring (its links:)");
+		rc = -1;
+	}
+	cfg->emulate = cfg->emu.on;
+	return rc;
+}
+
+static int top_timeout(diag *d, const char *key, const yt_node *v, hl_config *cfg,
+                       top_keys *t)
+{
+	(void)t;
+	return get_positive(d, key, v, &cfg->timeout);
+}
+
+static int top_mpiexec(diag *d, const char *key, const yt_node *v, hl_config *cfg,
+                       top_keys *t)
+{
+	(void)t;
+	return get_argv(d, key, v, &cfg->mpiexec, &cfg->nmpiexec);
+}
+
+static int top_mpi(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
+{
+	static const char *const mpis[] = { "mpich", "openmpi" };
+	(void)t;
+	return get_enum(d, key, v, mpis, 2, &cfg->mpi);
+}
+
+/* The top-level keys.  early: looked up before the layout's own keys, so
+ * that no layout can take name, machines or layout; the others after. */
+static const struct {
+	const char *key;
+	int early;
+	top_loader *load;
+} top_table[] = {
+	{ "name", 1, top_name },       { "machines", 1, top_machines },
+	{ "layout", 1, top_layout },   { "kernel", 0, top_kernel },
+	{ "tester", 0, top_tester },   { "n", 0, top_n },
+	{ "nb", 0, top_nb },           { "max_procs", 0, top_max_procs },
+	{ "program", 0, top_program }, { "args", 0, top_args },
+	{ "emulate", 0, top_emulate }, { "timeout", 0, top_timeout },
+	{ "mpiexec", 0, top_mpiexec }, { "mpi", 0, top_mpi },
+};
+
+/* One top-level key: a table row, else the layout's key, else unknown. */
+static int load_top_key(diag *d, const yt_node *key, const yt_node *v, hl_config *cfg,
+                        top_keys *t)
+{
+	const char *s = key->kind == YT_SCALAR ? key->value : "";
+	size_t r = 0, nrows = sizeof top_table / sizeof top_table[0];
+	while (r < nrows && strcmp(s, top_table[r].key) != 0)
+		r++;
+	if (r < nrows && top_table[r].early)
+		return top_table[r].load(d, s, v, cfg, t) < 0 ? -1 : 0;
+	if (hl_key_in(cfg->layout->keys, s))
+		return cfg->layout->load_key(cfg, s, v, d) < 0 ? -1 : 0;
+	if (r < nrows)
+		return top_table[r].load(d, s, v, cfg, t) < 0 ? -1 : 0;
+	unknown_key(d, key, v, cfg->layout);
+	return -1;
+}
+
+/* Every top-level key in the file's order; a repeated key was reported
+ * (duplicate_keys) and only its first counts. */
+static int load_top_keys(diag *d, const yt_node *root, const unsigned char *dup,
+                         hl_config *cfg, top_keys *t)
+{
+	int rc = 0;
+	for (size_t i = 0; i < root->n; i++)
+		if (!dup[i] && load_top_key(d, root->items[2 * i], root->items[2 * i + 1], cfg, t) < 0)
+			rc = -1;
+	return rc;
+}
+
+/* The keys that depend on kernel: (tester:, args:, layout:, program:). */
+static int check_kernel_keys(diag *d, const yt_node *root, const hl_config *cfg,
+                             const top_keys *t)
+{
+	int rc = 0;
+	if (t->tester && cfg->stock && hl_kernel_row(cfg->kernel, 1)->stock != 1) {
+		diag_error(d, t->tester->line, t->tester->col, "tester: stock has no %s (it has "
+		           "lu, qr and mm)", hl_kernel_name(cfg->kernel));
+		rc = -1;
+	}
+	if (t->args && cfg->kernel != HL_KERNEL_EXEC) {
+		diag_error(d, t->args->line, t->args->col, "args is for kernel: exec");
+		rc = -1;
+	}
+	const char *klayout = hl_kernel_row(cfg->kernel, 0)->layout;
+	if (t->kernel && klayout && strcmp(cfg->layout->name, klayout) != 0) {
+		diag_error(d, t->kernel->line, t->kernel->col, "kernel: %s is for layout: %s",
+		           hl_kernel_name(cfg->kernel), klayout);
+		rc = -1;
+	}
+	if (cfg->kernel == HL_KERNEL_EXEC && t->program == NULL) {
+		diag_error(d, root->line, root->col, "kernel: exec needs program:");
+		rc = -1;
+	}
+	return rc;
+}
+
+/* For a file with no error so far: n's default list, then impossible
+ * shapes (nb larger than the smallest n, then the layout's own check). */
+static int check_shapes(diag *d, const yt_node *root, hl_config *cfg, const top_keys *t)
+{
+	if (cfg->nsizes == 0) {   /* n: omitted */
+		if ((cfg->sizes = malloc(sizeof *cfg->sizes)) == NULL)
+			return -1;
+		cfg->sizes[cfg->nsizes++] = cfg->n;
+	}
+	size_t smallest = cfg->n;
+	for (size_t i = 0; i < cfg->nsizes; i++)
+		if (cfg->sizes[i] < smallest)
+			smallest = cfg->sizes[i];
+	if (cfg->nb > smallest) {
+		const yt_node *at = t->nb ? t->nb : t->n;
+		diag_error(d, at->line, at->col, "nb = %zu is larger than n = %zu", cfg->nb,
+		           smallest);
+		return -1;
+	}
+	if (cfg->layout->check && cfg->layout->check(cfg, root, d) < 0)
+		return -1;
+	return 0;
+}
+
+/* The defaults, and the document's root: -1 (reported) for an empty file
+ * or a root that is not a mapping, with nothing left to free. */
+static int load_root(const char *path, diag *d, hl_config *cfg, yt_node **root)
 {
 	memset(cfg, 0, sizeof *cfg);
 	cfg->layout = hl_layout_default();
@@ -788,169 +1075,51 @@ static int config_load(const char *path, diag *d, hl_config *cfg)
 	cfg->n = HL_DEFAULT_N;
 	cfg->nb = HL_DEFAULT_NB;
 	cfg->max_procs = HL_DEFAULT_MAX_PROCS;
-	yt_node *root = NULL;
-	if (cfg->file == NULL || yt_load(path, d, &root) < 0)
+	*root = NULL;
+	if (cfg->file == NULL || yt_load(path, d, root) < 0)
 		return -1;
-	if (root == NULL) {
+	if (*root == NULL) {
 		diag_error(d, 0, 0, "empty file: expected a mapping with at least 'machines:'");
 		return -1;
 	}
-	int rc = 0;
-	if (root->kind != YT_MAP) {
-		diag_error(d, root->line, root->col,
+	if ((*root)->kind != YT_MAP) {
+		diag_error(d, (*root)->line, (*root)->col,
 		           "expected a mapping at the top (machines:, layout:, ...), got %s",
-		           kind_name(root));
-		yt_free(root);
+		           kind_name(*root));
+		yt_free(*root);
 		return -1;
 	}
+	return 0;
+}
+
+/* layout: first, then the other keys, machines:, the checks across keys and
+ * the shapes; the default name last, for a file with no error. */
+static int config_load(const char *path, diag *d, hl_config *cfg)
+{
+	yt_node *root;
+	if (load_root(path, d, cfg, &root) < 0)
+		return -1;
+	int rc = 0;
 	unsigned char *dup = duplicate_keys(d, root, &rc);
 	if (dup == NULL) {
 		yt_free(root);
 		return -1;
 	}
+	top_keys t = { 0 };
 	if (load_layout(d, root, cfg) < 0)
 		rc = -1;
-
-	const yt_node *machines = NULL, *args = NULL, *program = NULL, *nbv = NULL, *nv = NULL,
-	              *tester = NULL, *kernelv = NULL;
-	for (size_t i = 0; i < root->n; i++) {
-		const yt_node *key = root->items[2 * i], *v = root->items[2 * i + 1];
-		const char *s = key->kind == YT_SCALAR ? key->value : "";
-		if (dup[i])
-			continue;   /* reported; the first one counts */
-		if (strcmp(s, "name") == 0) {
-			if (want_scalar(d, s, v) < 0 || check_ident(d, s, v, "") < 0)
-				rc = -1;
-			else if ((cfg->name = strdup(v->value)) == NULL)
-				rc = -1;
-		} else if (strcmp(s, "machines") == 0) {
-			machines = v;
-		} else if (strcmp(s, "layout") == 0) {
-			continue;   /* load_layout */
-		} else if (hl_key_in(cfg->layout->keys, s)) {
-			if (cfg->layout->load_key(cfg, s, v, d) < 0)
-				rc = -1;
-		} else if (strcmp(s, "kernel") == 0) {
-			kernelv = v;
-			if (get_kernel(d, v, &cfg->kernel) < 0)
-				rc = -1;
-		} else if (strcmp(s, "tester") == 0) {
-			static const char *const names[] = { "driver", "stock" };
-			tester = v;
-			if (get_enum(d, s, v, names, 2, &cfg->stock) < 0)
-				rc = -1;
-		} else if (strcmp(s, "n") == 0) {
-			nv = v;
-			cfg->n_loc.line = v->line;
-			cfg->n_loc.col = v->col;
-			if (get_sizes(d, v, cfg) < 0)
-				rc = -1;
-		} else if (strcmp(s, "nb") == 0) {
-			nbv = v;
-			if (get_size(d, s, v, 1, 100000, &cfg->nb) < 0)
-				rc = -1;
-		} else if (strcmp(s, "max_procs") == 0) {
-			if (get_size(d, s, v, 1, 1000000, &cfg->max_procs) < 0)
-				rc = -1;
-		} else if (strcmp(s, "program") == 0) {
-			program = v;
-			if (get_string(d, s, v, &cfg->program) < 0)
-				rc = -1;
-		} else if (strcmp(s, "args") == 0) {
-			args = v;
-			if (v->kind != YT_SEQ) {
-				diag_error(d, v->line, v->col, "args: expected a list of strings");
-				rc = -1;
-				continue;
-			}
-			cfg->args = calloc(v->n + 1, sizeof *cfg->args);
-			if (cfg->args == NULL) {
-				rc = -1;
-				continue;
-			}
-			for (size_t j = 0; j < v->n; j++) {
-				const yt_node *a = v->items[j];
-				if (a->kind != YT_SCALAR) {
-					diag_error(d, a->line, a->col, "args: expected a string, got %s",
-					           kind_name(a));
-					rc = -1;
-				} else if ((cfg->args[cfg->nargs++] = strdup(a->value)) == NULL) {
-					rc = -1;
-				}
-			}
-		} else if (strcmp(s, "emulate") == 0) {
-			if (load_emulate(d, v, &cfg->emu) < 0)
-				rc = -1;
-			else if (cfg->emu.links && strcmp(cfg->layout->name, "ring") != 0) {
-				diag_error(d, v->line, v->col, "emulate: network: links is for layout: "
-				           "ring (its links:)");
-				rc = -1;
-			}
-			cfg->emulate = cfg->emu.on;
-		} else if (strcmp(s, "timeout") == 0) {
-			if (get_positive(d, s, v, &cfg->timeout) < 0)
-				rc = -1;
-		} else if (strcmp(s, "mpiexec") == 0) {
-			if (get_argv(d, s, v, &cfg->mpiexec, &cfg->nmpiexec) < 0)
-				rc = -1;
-		} else if (strcmp(s, "mpi") == 0) {
-			static const char *const mpis[] = { "mpich", "openmpi" };
-			if (get_enum(d, s, v, mpis, 2, &cfg->mpi) < 0)
-				rc = -1;
-		} else {
-			unknown_key(d, key, v, cfg->layout);
-			rc = -1;
-		}
-	}
-
-	if (machines == NULL) {
+	if (load_top_keys(d, root, dup, cfg, &t) < 0)
+		rc = -1;
+	if (t.machines == NULL) {
 		diag_error(d, root->line, root->col, "missing required key \"machines\"");
 		rc = -1;
-	} else if (load_machines(d, machines, cfg) < 0) {
+	} else if (load_machines(d, t.machines, cfg) < 0) {
 		rc = -1;
 	}
-
-	if (tester && cfg->stock && hl_kernel_row(cfg->kernel, 1)->stock != 1) {
-		diag_error(d, tester->line, tester->col, "tester: stock has no %s (it has lu, qr "
-		           "and mm)", hl_kernel_name(cfg->kernel));
+	if (check_kernel_keys(d, root, cfg, &t) < 0)
 		rc = -1;
-	}
-	if (args && cfg->kernel != HL_KERNEL_EXEC) {
-		diag_error(d, args->line, args->col, "args is for kernel: exec");
-		rc = -1;
-	}
-	const char *klayout = hl_kernel_row(cfg->kernel, 0)->layout;
-	if (kernelv && klayout && strcmp(cfg->layout->name, klayout) != 0) {
-		diag_error(d, kernelv->line, kernelv->col, "kernel: %s is for layout: %s",
-		           hl_kernel_name(cfg->kernel), klayout);
-		rc = -1;
-	}
-	if (cfg->kernel == HL_KERNEL_EXEC && program == NULL) {
-		diag_error(d, root->line, root->col, "kernel: exec needs program:");
-		rc = -1;
-	}
-
-	if (rc == 0 && cfg->nsizes == 0) {   /* n: omitted */
-		if ((cfg->sizes = malloc(sizeof *cfg->sizes)) == NULL)
-			rc = -1;
-		else
-			cfg->sizes[cfg->nsizes++] = cfg->n;
-	}
-	size_t smallest = cfg->n;
-	for (size_t i = 0; i < cfg->nsizes; i++)
-		if (cfg->sizes[i] < smallest)
-			smallest = cfg->sizes[i];
-	/* Impossible shapes. */
-	if (rc == 0) {
-		if (cfg->nb > smallest) {
-			const yt_node *at = nbv ? nbv : nv;
-			diag_error(d, at->line, at->col, "nb = %zu is larger than n = %zu",
-			           cfg->nb, smallest);
-			rc = -1;
-		} else if (cfg->layout->check && cfg->layout->check(cfg, root, d) < 0) {
-			rc = -1;
-		}
-	}
+	if (rc == 0)
+		rc = check_shapes(d, root, cfg, &t);
 	if (rc == 0 && cfg->name == NULL && (cfg->name = stem_of(path)) == NULL)
 		rc = -1;
 	free(dup);

@@ -205,5 +205,16 @@ rc=$?
 check "n too large for the stock tester: exit 2 at n's line and column, nothing written" \
 	test $rc -eq 2 -a ! -e "$tmp/run-mem" -a -n "$(grep -F "$tmp/mem.yaml:5:4: n = 100000" "$tmp/err")"
 
+# A job that prints nothing, with its output echoed (no --quiet): exit 0,
+# the wall time reported (VARIANT=san once found memchr on the empty log).
+printf '#!/bin/sh\nexit 0\n' >"$tmp/silent-mpiexec"
+chmod +x "$tmp/silent-mpiexec"
+printf 'machines:\n  - {name: a, host: localhost, cycle_time: 1}\nkernel: exec\nprogram: /bin/true\nmpiexec: %s\n' \
+	"$tmp/silent-mpiexec" >"$tmp/silent.yaml"
+"$HETLAUNCH" run "$tmp/silent.yaml" --out "$tmp/run-silent" >/dev/null 2>"$tmp/err"
+rc=$?
+check "a job that prints nothing, echoed: exit 0, its wall time reported" \
+	test $rc -eq 0 -a -n "$(grep -F "the job's wall time" "$tmp/err")"
+
 echo "safety tests: $pass passed, $fail failed"
 [ $fail -eq 0 ]
