@@ -30,7 +30,9 @@ typedef struct {
 	size_t adapt;     /* --adapt K: K phases (002 s4.5, adapt.c) */
 } run_args;
 
-static int parse(const char *cmd, int argc, char **argv, run_args *a, int allow_run_opts)
+/* The command line of cmd; with --help, prints help and sets a->help. */
+static int parse(const char *cmd, const char *help, int argc, char **argv, run_args *a,
+                 int allow_run_opts)
 {
 	memset(a, 0, sizeof *a);
 	for (int i = 0; i < argc; i++) {
@@ -71,8 +73,10 @@ static int parse(const char *cmd, int argc, char **argv, run_args *a, int allow_
 			return hl_usage_error("%s: unexpected argument '%s'", cmd, s);
 		}
 	}
-	if (a->help)
+	if (a->help) {
+		fputs(help, stdout);
 		return 0;
+	}
 	if (a->file == NULL)
 		return hl_usage_error("%s: missing FILE", cmd);
 	return 0;
@@ -113,19 +117,33 @@ static void print_summary(const hl_config *cfg, const hl_run *run)
 	fprintf(stderr, "  run directory: %s\n", run->dir);
 }
 
+/* The config and its plan; on failure the problems are printed and
+ * nothing is left to free. */
 static int load(const char *file, diag *d, hl_config *cfg, hl_plan *plan)
 {
 	diag_init(d, file);
 	if (hl_config_load(file, d, cfg) < 0) {
 		diag_print(d, stderr);
+		diag_free(d);
 		return -1;
 	}
 	if (hl_plan_build_checked(cfg, d, plan) < 0) {
 		diag_print(d, stderr);
 		hl_config_free(cfg);
+		diag_free(d);
 		return -1;
 	}
 	return 0;
+}
+
+/* Frees what load() made and returns the exit status: rc, or EXIT_JOB
+ * when stdout could not be written (a --json reader got a cut document). */
+static int unload(diag *d, hl_config *cfg, hl_plan *plan, int rc)
+{
+	hl_plan_free(plan);
+	hl_config_free(cfg);
+	diag_free(d);
+	return fflush(stdout) != 0 && rc == 0 ? EXIT_JOB : rc;
 }
 
 static const char run_help[] =
@@ -141,26 +159,17 @@ static const char run_help[] =
 int hl_cmd_run(int argc, char **argv)
 {
 	run_args a;
-	int rc = parse("run", argc, argv, &a, 1);
-	if (rc)
+	int rc = parse("run", run_help, argc, argv, &a, 1);
+	if (rc || a.help)
 		return rc;
-	if (a.help) {
-		fputs(run_help, stdout);
-		return 0;
-	}
 	diag d;
 	hl_config cfg;
 	hl_plan plan;
-	if (load(a.file, &d, &cfg, &plan) < 0) {
-		diag_free(&d);
+	if (load(a.file, &d, &cfg, &plan) < 0)
 		return EXIT_USAGE;
-	}
 	if (a.adapt) {
 		rc = hl_run_adapt(&cfg, &a.o, a.adapt, a.json);
-		hl_plan_free(&plan);
-		hl_config_free(&cfg);
-		diag_free(&d);
-		return fflush(stdout) != 0 && rc == 0 ? EXIT_JOB : rc;
+		return unload(&d, &cfg, &plan, rc);
 	}
 	hl_run run;
 	rc = hl_run_job(&cfg, &plan, &a.o, &run);
@@ -181,12 +190,7 @@ int hl_cmd_run(int argc, char **argv)
 		print_summary(&cfg, &run);
 	}
 	hl_run_free(&run);
-	hl_plan_free(&plan);
-	hl_config_free(&cfg);
-	diag_free(&d);
-	if (fflush(stdout) != 0 && rc == 0)
-		rc = EXIT_JOB;
-	return rc;
+	return unload(&d, &cfg, &plan, rc);
 }
 
 /* ---- compare -------------------------------------------------------------- */
@@ -227,26 +231,36 @@ static int fill_compare(FILE *f, void *arg)
 	return 0;
 }
 
+/* One of compare's two runs, in DIR/cyclic (the baseline) or DIR/hetero. */
+static int compare_run(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *opts,
+                       const char *dir, int baseline, hl_run *run)
+{
+	char sub[PATH_MAX + 16];
+	hl_run_opts o = *opts;
+	o.baseline = baseline;
+	snprintf(sub, sizeof sub, "%s/%s", dir, baseline ? "cyclic" : "hetero");
+	o.out_dir = sub;
+	fprintf(stderr, "hetlaunch: compare %s\n",
+	        baseline ? "1/2: the cyclic baseline" : "2/2: the heterogeneous plan");
+	return hl_run_job(cfg, plan, &o, run);
+}
+
+static const char compare_help[] =
+	"usage: hetlaunch compare FILE [--out DIR] [--json] [--quiet]\n"
+	"Run the cyclic baseline (one process per machine) and the plan on the\n"
+	"same problem; print both, the measured and the predicted speedup.\n";
+
 int hl_cmd_compare(int argc, char **argv)
 {
 	run_args a;
-	int rc = parse("compare", argc, argv, &a, 0);
-	if (rc)
+	int rc = parse("compare", compare_help, argc, argv, &a, 0);
+	if (rc || a.help)
 		return rc;
-	if (a.help) {
-		fputs("usage: hetlaunch compare FILE [--out DIR] [--json] [--quiet]\n"
-		      "Run the cyclic baseline (one process per machine) and the plan on the\n"
-		      "same problem; print both, the measured and the predicted speedup.\n",
-		      stdout);
-		return 0;
-	}
 	diag d;
 	hl_config cfg;
 	hl_plan plan;
-	if (load(a.file, &d, &cfg, &plan) < 0) {
-		diag_free(&d);
+	if (load(a.file, &d, &cfg, &plan) < 0)
 		return EXIT_USAGE;
-	}
 	char dir[PATH_MAX], sub[PATH_MAX + 16], err[512];
 	if (a.o.out_dir) {
 		snprintf(dir, sizeof dir, "%s", a.o.out_dir);
@@ -275,20 +289,11 @@ int hl_cmd_compare(int argc, char **argv)
 	memset(&het, 0, sizeof het);
 	int rc1 = 0, rc2 = 0;
 	if (rc == 0) {
-		hl_run_opts o = a.o;
-		o.baseline = 1;
-		snprintf(sub, sizeof sub, "%s/cyclic", dir);
-		o.out_dir = sub;
-		fprintf(stderr, "hetlaunch: compare 1/2: the cyclic baseline\n");
-		rc1 = hl_run_job(&cfg, &plan, &o, &cyc);
+		rc1 = compare_run(&cfg, &plan, &a.o, dir, 1, &cyc);
 		if (rc1 != EXIT_USAGE)   /* bad input: said once, below */
 			print_summary(&cfg, &cyc);
 		if (rc1 != EXIT_USAGE) {
-			o.baseline = 0;
-			snprintf(sub, sizeof sub, "%s/hetero", dir);
-			o.out_dir = sub;
-			fprintf(stderr, "hetlaunch: compare 2/2: the heterogeneous plan\n");
-			rc2 = hl_run_job(&cfg, &plan, &o, &het);
+			rc2 = compare_run(&cfg, &plan, &a.o, dir, 0, &het);
 			print_summary(&cfg, &het);
 		}
 		rc = rc1 ? rc1 : rc2;
@@ -319,11 +324,6 @@ int hl_cmd_compare(int argc, char **argv)
 	}
 	hl_run_free(&cyc);
 	hl_run_free(&het);
-	hl_plan_free(&plan);
-	hl_config_free(&cfg);
-	diag_free(&d);
-	if (fflush(stdout) != 0 && rc == 0)
-		rc = EXIT_JOB;
-	return rc;
+	return unload(&d, &cfg, &plan, rc);
 }
 

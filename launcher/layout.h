@@ -111,4 +111,28 @@ void hl_cfg_machine_entry(const hl_config *cfg, size_t e, size_t *first, size_t 
 /* The text width of the longest machine name (at least 7, "machine"). */
 int hl_plan_name_width(const hl_config *cfg);
 
+/* ---- words the rows print alike (layout_common.c) ------------------------ */
+
+/* One entry of the plan document's "ranks": opens the object and writes
+ * rank, machine and host; the row adds its own keys and closes it. */
+void hl_layout_json_rank_open(jw *w, size_t rank, const hl_machine *m);
+
+/* The labels of the predicted-time table of layouts 1d and 2d. */
+typedef struct {
+	const char *unit;     /* what one time is per: "column block" */
+	const char *ideal;    /* the ideal balance's line */
+	const char *plan;     /* this plan's line */
+	const char *cyclic;   /* the cyclic baseline's line */
+} hl_layout_labels;
+
+/* Layouts 1d and 2d: the predicted time per block update (pl->ideal,
+ * hetero, cyclic), the last two also over the ideal; then the row's own
+ * lines, then hl_layout_text_speedup's. */
+void hl_layout_text_predicted(const hl_plan *pl, const hl_layout_labels *l, FILE *out);
+/* The predicted speedup over cyclic, and its bound (cyclic over ideal). */
+void hl_layout_text_speedup(const hl_plan *pl, FILE *out);
+/* Opens the plan document's "predicted" object with ideal, cyclic, hetero
+ * and speedup; the row adds its own keys and closes it. */
+void hl_layout_json_predicted_open(const hl_plan *pl, jw *w);
+
 #endif

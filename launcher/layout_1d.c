@@ -331,15 +331,12 @@ static void text_1d(const hl_plan *pl, FILE *out)
 		fprintf(out, " ... (%zu more in --json)", pl->B - rows);
 	fputc('\n', out);
 
-	fprintf(out, "\nPredicted time per column block, in units of cycle_time:\n");
-	fprintf(out, "  %-32s %12.6g\n", "ideal balance (B = infinity)", pl->ideal);
 	char label[64];
 	snprintf(label, sizeof label, "this plan (B = %zu)", pl->B);
-	fprintf(out, "  %-32s %12.6g  %.2f x ideal\n", label, pl->hetero, pl->hetero / pl->ideal);
-	snprintf(label, sizeof label, "cyclic, 1 process per machine");
-	fprintf(out, "  %-32s %12.6g  %.2f x ideal\n", label, pl->cyclic, pl->cyclic / pl->ideal);
-	fprintf(out, "  predicted speedup over cyclic:   %12.2f  (bound %.2f)\n",
-	        pl->cyclic / pl->hetero, pl->cyclic / pl->ideal);
+	hl_layout_text_predicted(pl, &(hl_layout_labels){
+		.unit = "column block", .ideal = "ideal balance (B = infinity)",
+		.plan = label, .cyclic = "cyclic, 1 process per machine" }, out);
+	hl_layout_text_speedup(pl, out);
 
 	print_order(pl, out);
 	if (order_free(pl))
@@ -363,10 +360,7 @@ static void json_1d(const hl_plan *pl, jw *w)
 	jw_key(w, "ranks");
 	jw_arr(w);
 	for (size_t k = 0; k < pl->B; k++) {
-		jw_obj(w);
-		jw_key(w, "rank"); jw_uint(w, k);
-		jw_key(w, "machine"); jw_str(w, cfg->machines[s->pattern[k]].name);
-		jw_key(w, "host"); jw_str(w, cfg->machines[s->pattern[k]].host);
+		hl_layout_json_rank_open(w, k, &cfg->machines[s->pattern[k]]);
 		jw_key(w, "prow"); jw_uint(w, 0);
 		jw_key(w, "pcol"); jw_uint(w, k);
 		jw_end(w);
@@ -408,12 +402,7 @@ static void json_1d(const hl_plan *pl, jw *w)
 	}
 	jw_end(w);
 
-	jw_key(w, "predicted");
-	jw_obj(w);
-	jw_key(w, "ideal"); jw_num(w, pl->ideal);
-	jw_key(w, "cyclic"); jw_num(w, pl->cyclic);
-	jw_key(w, "hetero"); jw_num(w, pl->hetero);
-	jw_key(w, "speedup"); jw_num(w, pl->cyclic / pl->hetero);
+	hl_layout_json_predicted_open(pl, w);
 	jw_key(w, "lu");
 	jw_obj(w);
 	jw_key(w, "M"); jw_uint(w, pl->M);

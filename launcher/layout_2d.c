@@ -360,17 +360,15 @@ static void text_2d(const hl_plan *pl, FILE *out)
 		fprintf(out, "  (grouped: a product's blocks all stay to the end, so the order keeps "
 		        "the balance\n  and PBLAS's rings cross machines once per grid row or column)\n");
 
-	fprintf(out, "\nPredicted time per b x b block update, in units of cycle_time:\n");
-	fprintf(out, "  %-32s %12.6g\n", "ideal balance, all machines", pl->ideal);
-	char label[64];
-	snprintf(label, sizeof label, "this plan (%zu x %zu panel)", pn->Bp, pn->Bq);
-	fprintf(out, "  %-32s %12.6g  %.2f x ideal\n", label, pl->hetero, pl->hetero / pl->ideal);
-	snprintf(label, sizeof label, "cyclic, %zu x %zu, 1 per machine", p, q);
-	fprintf(out, "  %-32s %12.6g  %.2f x ideal\n", label, pl->cyclic, pl->cyclic / pl->ideal);
+	char plan_label[64], cyclic_label[64];
+	snprintf(plan_label, sizeof plan_label, "this plan (%zu x %zu panel)", pn->Bp, pn->Bq);
+	snprintf(cyclic_label, sizeof cyclic_label, "cyclic, %zu x %zu, 1 per machine", p, q);
+	hl_layout_text_predicted(pl, &(hl_layout_labels){
+		.unit = "b x b block update", .ideal = "ideal balance, all machines",
+		.plan = plan_label, .cyclic = cyclic_label }, out);
 	fprintf(out, "  %-32s %12.6g  %.2f x ideal  (not a grid: stock ScaLAPACK "
 	        "cannot run it)\n", "Kalinov-Lastovetsky, same panel", pl->kl, pl->kl / pl->ideal);
-	fprintf(out, "  predicted speedup over cyclic:   %12.2f  (bound %.2f)\n",
-	        pl->cyclic / pl->hetero, pl->cyclic / pl->ideal);
+	hl_layout_text_speedup(pl, out);
 }
 
 static void json_2d(const hl_plan *pl, jw *w)
@@ -386,10 +384,7 @@ static void json_2d(const hl_plan *pl, jw *w)
 		for (size_t J = 0; J < pn->Bq; J++) {
 			const hl_machine *m =
 				&cfg->machines[hl_plan_at(pl, pn->row_pattern[I], pn->col_pattern[J])];
-			jw_obj(w);
-			jw_key(w, "rank"); jw_uint(w, I * pn->Bq + J);
-			jw_key(w, "machine"); jw_str(w, m->name);
-			jw_key(w, "host"); jw_str(w, m->host);
+			hl_layout_json_rank_open(w, I * pn->Bq + J, m);
 			jw_key(w, "prow"); jw_uint(w, I);
 			jw_key(w, "pcol"); jw_uint(w, J);
 			jw_end(w);
@@ -448,12 +443,7 @@ static void json_2d(const hl_plan *pl, jw *w)
 	jw_key(w, "load"); jw_num(w, pn->load);
 	jw_key(w, "efficiency"); jw_num(w, pn->efficiency);
 	jw_end(w);
-	jw_key(w, "predicted");
-	jw_obj(w);
-	jw_key(w, "ideal"); jw_num(w, pl->ideal);
-	jw_key(w, "cyclic"); jw_num(w, pl->cyclic);
-	jw_key(w, "hetero"); jw_num(w, pl->hetero);
-	jw_key(w, "speedup"); jw_num(w, pl->cyclic / pl->hetero);
+	hl_layout_json_predicted_open(pl, w);
 	jw_key(w, "kalinov_lastovetsky"); jw_num(w, pl->kl);
 	jw_end(w);
 }

@@ -610,7 +610,9 @@ static void json_rects(const hl_config *cfg, const vproc_mmm_partition *part, jw
 	jw_end(w);
 }
 
-static void json_blocks(const hl_config *cfg, const vproc_mmm_plan *pl, jw *w)
+/* One block plan: its blocks, its largest load per step and what it moves
+ * (half-perimeters in blocks, bytes per product). */
+static void json_block_plan(const hl_config *cfg, const vproc_mmm_plan *pl, jw *w)
 {
 	jw_key(w, "blocks");
 	jw_arr(w);
@@ -625,6 +627,9 @@ static void json_blocks(const hl_config *cfg, const vproc_mmm_plan *pl, jw *w)
 		jw_end(w);
 	}
 	jw_end(w);
+	jw_key(w, "max_load"); jw_num(w, pl->max_load);
+	jw_key(w, "half_perimeter_blocks"); jw_uint(w, pl->half_perimeter);
+	jw_key(w, "bytes"); jw_num(w, vproc_mmm_bytes(pl, cfg->nb));
 }
 
 /* partition.panel_2d: paper 000's 2D panel plan read as rectangles, or null
@@ -641,10 +646,7 @@ static void json_grid2d(const hl_config *cfg, const col_plan *x, jw *w)
 	jw_key(w, "grid"); jw_uint_array(w, (size_t[]){ g->p, g->q }, 2);
 	jw_key(w, "panel"); jw_uint_array(w, (size_t[]){ g->Bp, g->Bq }, 2);
 	jw_key(w, "cost"); jw_num(w, g->cost);
-	json_blocks(cfg, &g->plan, w);
-	jw_key(w, "max_load"); jw_num(w, g->plan.max_load);
-	jw_key(w, "half_perimeter_blocks"); jw_uint(w, g->plan.half_perimeter);
-	jw_key(w, "bytes"); jw_num(w, vproc_mmm_bytes(&g->plan, cfg->nb));
+	json_block_plan(cfg, &g->plan, w);
 	jw_key(w, "predicted_time"); jw_num(w, g->predicted);
 	jw_key(w, "dropped");
 	jw_arr_inline(w);
@@ -665,10 +667,7 @@ static void json_columns(const hl_plan *pl, jw *w)
 	jw_arr(w);
 	for (size_t k = 0; k < x->ch.used; k++) {
 		size_t i = x->ch.plan.blk[k].machine;
-		jw_obj(w);
-		jw_key(w, "rank"); jw_uint(w, k);
-		jw_key(w, "machine"); jw_str(w, cfg->machines[i].name);
-		jw_key(w, "host"); jw_str(w, cfg->machines[i].host);
+		hl_layout_json_rank_open(w, k, &cfg->machines[i]);
 		jw_end(w);
 	}
 	jw_end(w);
@@ -684,10 +683,7 @@ static void json_columns(const hl_plan *pl, jw *w)
 	}
 	json_rects(cfg, part, w);
 	jw_key(w, "block_side"); jw_uint(w, x->nb);
-	json_blocks(cfg, &x->ch.plan, w);
-	jw_key(w, "max_load"); jw_num(w, x->ch.plan.max_load);
-	jw_key(w, "half_perimeter_blocks"); jw_uint(w, x->ch.plan.half_perimeter);
-	jw_key(w, "bytes"); jw_num(w, vproc_mmm_bytes(&x->ch.plan, cfg->nb));
+	json_block_plan(cfg, &x->ch.plan, w);
 	jw_key(w, "comm_cost"); jw_num(w, pl->beta);
 	jw_key(w, "predicted_time"); jw_num(w, x->ch.predicted);
 	jw_key(w, "dropped");

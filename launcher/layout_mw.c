@@ -503,10 +503,7 @@ static void json_ranks(const hl_plan *pl, jw *w)
 	jw_arr(w);
 	for (size_t n = 0; n <= x->p; n++) {
 		size_t i = n ? x->who[n - 1] : kcfg(pl)->imaster;
-		jw_obj(w);
-		jw_key(w, "rank"); jw_uint(w, n);
-		jw_key(w, "machine"); jw_str(w, cfg->machines[i].name);
-		jw_key(w, "host"); jw_str(w, cfg->machines[i].host);
+		hl_layout_json_rank_open(w, n, &cfg->machines[i]);
 		jw_key(w, "role"); jw_str(w, n ? "worker" : "master");
 		jw_end(w);
 	}

@@ -479,10 +479,7 @@ static void json_ring(const hl_plan *pl, jw *w)
 	jw_key(w, "ranks");
 	jw_arr(w);
 	for (size_t k = 0; k < g->q; k++) {
-		jw_obj(w);
-		jw_key(w, "rank"); jw_uint(w, k);
-		jw_key(w, "machine"); jw_str(w, cfg->machines[g->order[k]].name);
-		jw_key(w, "host"); jw_str(w, cfg->machines[g->order[k]].host);
+		hl_layout_json_rank_open(w, k, &cfg->machines[g->order[k]]);
 		jw_end(w);
 	}
 	jw_end(w);

@@ -42,18 +42,26 @@ const char *hl_tester_dat_name(hl_kernel k)
  * The testers read their files with Fortran list-directed READs, one READ
  * per line: the values come first and the rest of the line is ignored, which
  * is how the shipped files carry a comment on each line.  We keep those
- * comments so a user who opens the run directory can read the file.  The
- * second line is the exception: it is read whole (FORMAT A) and echoed at
- * the top of the output, so it names the problem instead.
- *
- * Residual threshold 16 (HPL's): the scaled residuals of a correct run are
- * O(1) (0.01 to 0.1 on this machine), a wrong result gives 1e10 or more, so
- * the margin costs nothing and avoids false alarms on big grids.
+ * comments so a user who opens the run directory can read the file.
  */
+
+/* The first two lines of every file.  The second is the exception to the
+ * comments: it is read whole (FORMAT A) and echoed at the top of the
+ * output, so it names the problem instead. */
+static void write_title(FILE *f, const char *title, const char *what, size_t n, size_t nb,
+                        size_t p, size_t q)
+{
+	fprintf(f, "'%s, written by hetlaunch'\n", title);
+	fprintf(f, "'hetlaunch: %s, n %zu, nb %zu, %zu x %zu grid'\n", what, n, nb, p, q);
+}
+
+/* Residual threshold 16 (HPL's), in LU.dat and QR.dat: the scaled residuals
+ * of a correct run are O(1) (0.01 to 0.1 on this machine), a wrong result
+ * gives 1e10 or more, so the margin costs nothing and avoids false alarms
+ * on big grids. */
 static void write_lu(FILE *f, size_t n, size_t nb, size_t p, size_t q)
 {
-	fprintf(f, "'ScaLAPACK LU factorization input file, written by hetlaunch'\n");
-	fprintf(f, "'hetlaunch: LU, n %zu, nb %zu, %zu x %zu grid'\n", n, nb, p, q);
+	write_title(f, "ScaLAPACK LU factorization input file", "LU", n, nb, p, q);
 	fprintf(f, "'LU.out'\t\toutput file name (if any)\n");
 	fprintf(f, "6\t\t\tdevice out (6 = stdout)\n");
 	fprintf(f, "1\t\t\tnumber of problems sizes\n");
@@ -81,8 +89,7 @@ static void write_lu(FILE *f, size_t n, size_t nb, size_t p, size_t q)
 
 static void write_qr(FILE *f, size_t n, size_t nb, size_t p, size_t q)
 {
-	fprintf(f, "'ScaLAPACK QR factorization input file, written by hetlaunch'\n");
-	fprintf(f, "'hetlaunch: QR, n %zu, nb %zu, %zu x %zu grid'\n", n, nb, p, q);
+	write_title(f, "ScaLAPACK QR factorization input file", "QR", n, nb, p, q);
 	fprintf(f, "'QR.out'\t\t\toutput file name (if any)\n");
 	fprintf(f, "6\t\t\t\tdevice out (6 = stdout)\n");
 	fprintf(f, "1\t\t\t\tnumber of factorizations\n");
@@ -120,8 +127,7 @@ static void write_mm(FILE *f, size_t n, size_t nb, size_t p, size_t q)
 		"PDGEMM", "PDSYMM", "PDSYRK", "PDSYR2K",
 		"PDTRMM", "PDTRSM", "PDGEADD", "PDTRADD",
 	};
-	fprintf(f, "'Level 3 PBLAS, Timing input file, written by hetlaunch'\n");
-	fprintf(f, "'hetlaunch: PDGEMM, n %zu, nb %zu, %zu x %zu grid'\n", n, nb, p, q);
+	write_title(f, "Level 3 PBLAS, Timing input file", "PDGEMM", n, nb, p, q);
 	fprintf(f, "'PDBLAS3TIM.SUMM'\toutput file name (if any)\n");
 	fprintf(f, "6\t\tdevice out (6 = stdout)\n");
 	fprintf(f, "%zu\t\tvalue of the logical computational blocksize NB\n", nb);
