@@ -50,9 +50,6 @@ void hl_run_free(hl_run *run);
  * step-by-step LU prediction for 1d, the steady state for 2d. */
 double hl_predicted_speedup(const hl_plan *plan);
 
-/* hetlaunch compare: the baseline, then the plan, on the same problem;
- * compare.json in out_dir.  Returns the exit status. */
-int hl_compare(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, int json);
 
 
 
