@@ -705,13 +705,13 @@ static int push_genv(job_state *j)
 	 * would give up, so it polls for about a millisecond before sleeping
 	 * (a round trip of 8 bytes: 20 us with the sleep, a few without). */
 	long ncores = sysconf(_SC_NPROCESSORS_ONLN);
-	int poll = shm && getenv("HETLAUNCH_WAIT") == NULL && ncores > 0 &&
+	int poll_first = shm && getenv("HETLAUNCH_WAIT") == NULL && ncores > 0 &&
 	           r->nranks <= (size_t)ncores;
 	const struct { int on; const char *name, *value; } genv[] = {
 		{ preload, "LD_PRELOAD", j->preload },
 		{ preload, "HETLAUNCH_PLACEMENT", "1" },   /* every rank says where it runs */
 		{ shm, "HETLAUNCH_SHM", j->emu.name },
-		{ poll, "HETLAUNCH_WAIT", "4000,0,200000,200000" },
+		{ poll_first, "HETLAUNCH_WAIT", "4000,0,200000,200000" },
 		{ 1, "HETLAUNCH_NPROW", nprow },
 		{ 1, "HETLAUNCH_NPCOL", npcol },
 		{ 1, "HETLAUNCH_NB", nb },
