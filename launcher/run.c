@@ -487,6 +487,7 @@ typedef struct {
 	char err[1024];
 } job_state;
 
+/* The one cleanup, whichever stage stopped the job (or none did). */
 static void job_free(job_state *j)
 {
 	argv_free(&j->argv);
