@@ -432,8 +432,6 @@ static void reuse_dir(const char *dir)
 		        "run's files are replaced\n", dir);
 }
 
-/* A program without a result line (INTERFACE.md, kernel exec): one result,
- * the job's wall time, marked so in the report. */
 /* The arguments a layout's plan gives its kernel (HL_INPUT_PLAN). */
 static int plan_args(const hl_config *cfg, const hl_plan *plan, int baseline, argv_t *a)
 {
@@ -449,6 +447,8 @@ static int plan_args(const hl_config *cfg, const hl_plan *plan, int baseline, ar
 	return oom;
 }
 
+/* A program without a result line (INTERFACE.md, kernel exec): one result,
+ * the job's wall time, marked so in the report. */
 static void wall_result(const hl_config *cfg, hl_run *run)
 {
 	hl_result *r = malloc(sizeof *r);
@@ -463,286 +463,359 @@ static void wall_result(const hl_config *cfg, hl_run *run)
 	run->results.nresults = 1;
 }
 
-int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, hl_run *run)
-{
-	memset(run, 0, sizeof *run);
-	hl_results_init(&run->results);
-	run->job.exit_code = -1;
-	run->baseline = o->baseline;
-	char err[1024];
+/* ---- the job, stage by stage ---------------------------------------------- */
+
+/* What the stages of hl_run_job share.  Each stage returns 0, or the exit
+ * status after fail(); job_free is the one cleanup, whichever stage
+ * stopped (a zeroed emu, argv or ranks frees nothing). */
+typedef struct {
+	const hl_config *cfg;
+	const hl_plan *plan;
+	const hl_run_opts *o;
+	hl_run *run;
 	hl_ranks ranks;
-	if ((o->baseline ? hl_ranks_cyclic(plan, &ranks) : hl_ranks_from_plan(plan, &ranks)) < 0)
-		return fail(run, 1, "out of memory");
-	run->nprow = ranks.nprow;
-	run->npcol = ranks.npcol;
-	run->nranks = ranks.nranks;
-	if (hl_placement_init(&run->placement, cfg, &ranks, cfg->emulate) < 0) {
-		hl_ranks_free(&ranks);
+	const hl_kernel_def *row;     /* the kernel's row (kernels.h) */
+	const char *user_program;     /* program:, or NULL for the row's own */
+	char program[PATH_MAX];
+	char preload[PATH_MAX];       /* the runtime; "" for --no-preload */
+	int slurm;                    /* in an allocation: srun (slurm.h) */
+	int ompi;                     /* mpirun and a rankfile (openmpi.h) */
+	int rankmap;                  /* Hydra takes -rankmap */
+	char cwd[PATH_MAX];           /* the run directory, absolute */
+	hl_emu emu;                   /* the emulation / wake-up segment */
+	argv_t argv;                  /* the command */
+	char err[1024];
+} job_state;
+
+/* The one cleanup, whichever stage stopped the job (or none did). */
+static void job_free(job_state *j)
+{
+	argv_free(&j->argv);
+	hl_ranks_free(&j->ranks);
+	hl_emu_destroy(&j->emu);
+}
+
+/* The ranks (the plan's, or one process per machine for --baseline) and
+ * the placement record they are checked against. */
+static int job_ranks(job_state *j)
+{
+	hl_run *run = j->run;
+	const hl_plan *plan = j->plan;
+	if ((j->o->baseline ? hl_ranks_cyclic(plan, &j->ranks) : hl_ranks_from_plan(plan, &j->ranks))
+	    < 0) {
+		memset(&j->ranks, 0, sizeof j->ranks);   /* the layout's to free, as before */
 		return fail(run, 1, "out of memory");
 	}
+	run->nprow = j->ranks.nprow;
+	run->npcol = j->ranks.npcol;
+	run->nranks = j->ranks.nranks;
+	if (hl_placement_init(&run->placement, j->cfg, &j->ranks, j->cfg->emulate) < 0)
+		return fail(run, 1, "out of memory");
+	return 0;
+}
 
-	/* Refuse what cannot work before anything is written. */
-	const hl_kernel_def *row = hl_kernel_row(cfg->kernel, cfg->stock);
+/* The program to start, refused (stock tester's one size, its memory
+ * limit) before anything is written. */
+static int job_program(job_state *j)
+{
+	const hl_config *cfg = j->cfg;
+	hl_run *run = j->run;
+	j->row = hl_kernel_row(cfg->kernel, cfg->stock);
 	/* A baseline of another kernel (layout columns: stock PDGEMM) runs
 	 * that kernel's own program: program: names the plan's. */
-	const char *user_program = cfg->program;
-	if (o->baseline && cfg->layout->baseline_kernel) {
-		row = hl_kernel_find(cfg->layout->baseline_kernel, 0);
-		user_program = NULL;
+	j->user_program = cfg->program;
+	if (j->o->baseline && cfg->layout->baseline_kernel) {
+		j->row = hl_kernel_find(cfg->layout->baseline_kernel, 0);
+		j->user_program = NULL;
 	}
-	char program[PATH_MAX];
-	if (hl_kernel_program(row, user_program, program, sizeof program, err, sizeof err) < 0) {
-		hl_ranks_free(&ranks);
-		return fail(run, 1, "%s", err);
-	}
+	const hl_kernel_def *row = j->row;
+	if (hl_kernel_program(row, j->user_program, j->program, sizeof j->program, j->err,
+	                      sizeof j->err) < 0)
+		return fail(run, 1, "%s", j->err);
 	/* mpi: openmpi: the same program built for Open MPI (openmpi.h). */
-	if (cfg->mpi == HL_MPI_OPENMPI && user_program == NULL &&
-	    hl_openmpi_program(row, program, sizeof program, err, sizeof err) < 0) {
-		hl_ranks_free(&ranks);
-		return fail(run, 1, "%s", err);
-	}
-	if (row->input == HL_INPUT_DAT && cfg->nsizes > 1) {
-		hl_ranks_free(&ranks);
+	if (cfg->mpi == HL_MPI_OPENMPI && j->user_program == NULL &&
+	    hl_openmpi_program(row, j->program, sizeof j->program, j->err, sizeof j->err) < 0)
+		return fail(run, 1, "%s", j->err);
+	if (row->input == HL_INPUT_DAT && cfg->nsizes > 1)
 		return fail(run, 2, "%s: tester: stock runs one size per job (n has %zu)", cfg->file,
 		            cfg->nsizes);
-	}
-	if (row->mem_limit && user_program == NULL) {
-		size_t need = row->mem_need(row->id, cfg->n, cfg->nb, ranks.nprow, ranks.npcol);
+	if (row->mem_limit && j->user_program == NULL) {
+		size_t need = row->mem_need(row->id, cfg->n, cfg->nb, j->ranks.nprow, j->ranks.npcol);
 		if (need > row->mem_limit) {
-			hl_ranks_free(&ranks);
 			char at[64] = "";   /* n's line and column, when the file has n: */
 			if (cfg->n_loc.line)
 				snprintf(at, sizeof at, ":%zu:%zu", cfg->n_loc.line, cfg->n_loc.col);
 			return fail(run, 2, "%s%s: n = %zu on a %zu x %zu grid needs %zu bytes per "
 			            "process in the stock %s, which has %zu: lower n or use more processes",
-			            cfg->file, at, cfg->n, run->nprow, run->npcol, need, program,
+			            cfg->file, at, cfg->n, run->nprow, run->npcol, need, j->program,
 			            row->mem_limit);
 		}
 	}
-	free(run->rank_machine);
-	if ((run->rank_machine = malloc(ranks.nranks * sizeof *run->rank_machine)) == NULL) {
-		hl_ranks_free(&ranks);
-		return fail(run, 1, "out of memory");
-	}
-	memcpy(run->rank_machine, ranks.machine, ranks.nranks * sizeof *run->rank_machine);
-	char preload[PATH_MAX] = "";
-	/* The runtime beside the binary: bin/hetlaunch -> lib/libvproc.so. */
-	if (!o->no_preload &&
-	    hl_beside_binary(cfg->mpi == HL_MPI_OPENMPI ? "HETLAUNCH_PRELOAD_OPENMPI" : "HETLAUNCH_PRELOAD",
-	                     hl_mpi_runtime(cfg), 0, preload, sizeof preload) != 0) {
-		hl_ranks_free(&ranks);
-		return fail(run, 1, "cannot find the runtime %s (set %s to its path)",
-		            preload[0] ? preload : "libvproc.so",
-		            cfg->mpi == HL_MPI_OPENMPI ? "HETLAUNCH_PRELOAD_OPENMPI" : "HETLAUNCH_PRELOAD");
-	}
+	return 0;
+}
 
-	int slurm = hl_slurm_wanted(cfg);   /* in an allocation: srun (slurm.h) */
-	int ompi = cfg->mpi == HL_MPI_OPENMPI;   /* mpirun and a rankfile (openmpi.h) */
+/* Each rank's machine for the report, the runtime to preload, and the
+ * host file check: the last refusals before anything is written. */
+static int job_runtime(job_state *j)
+{
+	const hl_config *cfg = j->cfg;
+	hl_run *run = j->run;
+	size_t nranks = j->ranks.nranks;
+	free(run->rank_machine);
+	if ((run->rank_machine = malloc(nranks * sizeof *run->rank_machine)) == NULL)
+		return fail(run, 1, "out of memory");
+	memcpy(run->rank_machine, j->ranks.machine, nranks * sizeof *run->rank_machine);
+	const char *env = cfg->mpi == HL_MPI_OPENMPI ? "HETLAUNCH_PRELOAD_OPENMPI"
+	                                             : "HETLAUNCH_PRELOAD";
+	/* The runtime beside the binary: bin/hetlaunch -> lib/libvproc.so. */
+	if (!j->o->no_preload &&
+	    hl_beside_binary(env, hl_mpi_runtime(cfg), 0, j->preload, sizeof j->preload) != 0)
+		return fail(run, 1, "cannot find the runtime %s (set %s to its path)",
+		            j->preload[0] ? j->preload : "libvproc.so", env);
+
+	j->slurm = hl_slurm_wanted(cfg);
+	j->ompi = cfg->mpi == HL_MPI_OPENMPI;
 	/* Hydra reads "host:k" as k processes: a host with ':' cannot be said
 	 * in hosts.mpich (`hetlaunch hostfile` refuses it the same way). */
-	if (!slurm && !ompi) {
+	if (!j->slurm && !j->ompi) {
 		diag hd;
+		int st = 0;
 		diag_init(&hd, cfg->file);
-		if (hl_hostfile_check(HL_HOSTS_MPICH, cfg, &ranks, &hd) < 0) {
-			fail(run, 2, "%s", hd.msg[0] ? hd.msg[0] : "out of memory");
-			diag_free(&hd);
-			hl_ranks_free(&ranks);
-			return run->status;
-		}
+		if (hl_hostfile_check(HL_HOSTS_MPICH, cfg, &j->ranks, &hd) < 0)
+			st = fail(run, 2, "%s", hd.msg[0] ? hd.msg[0] : "out of memory");
 		diag_free(&hd);
+		return st;
 	}
+	return 0;
+}
 
-	if (o->out_dir) {
-		snprintf(run->dir, sizeof run->dir, "%s", o->out_dir);
+/* The run directory: --out DIR or a new runs/NAME-STAMP; j->cwd its
+ * absolute path (the command and the job are given that). */
+static int job_dir(job_state *j)
+{
+	hl_run *run = j->run;
+	if (j->o->out_dir) {
+		snprintf(run->dir, sizeof run->dir, "%s", j->o->out_dir);
 		reuse_dir(run->dir);
 	} else {
-		make_dir_name(cfg, o, run->dir, sizeof run->dir);
+		make_dir_name(j->cfg, j->o, run->dir, sizeof run->dir);
 	}
-	if (hl_mkdir_p(run->dir, err, sizeof err) < 0) {
-		hl_ranks_free(&ranks);
-		return fail(run, 1, "%s", err);
-	}
-	char path[PATH_MAX + 64], cwd[PATH_MAX];
-	if (realpath(run->dir, cwd) == NULL) {
-		hl_ranks_free(&ranks);
+	if (hl_mkdir_p(run->dir, j->err, sizeof j->err) < 0)
+		return fail(run, 1, "%s", j->err);
+	if (realpath(run->dir, j->cwd) == NULL)
 		return fail(run, 1, "%s: %s", run->dir, strerror(errno));
-	}
-	fill_ctx fc = { cfg, plan, run, NULL, cwd, NULL };
+	return 0;
+}
+
+/* plan.json, the host files this launcher reads, and the tester's .dat. */
+static int job_files(job_state *j)
+{
+	const hl_config *cfg = j->cfg;
+	const hl_run *run = j->run;
+	const hl_ranks *r = &j->ranks;
+	char path[PATH_MAX + 64], *err = j->err;
+	size_t errlen = sizeof j->err;
+	fill_ctx fc = { cfg, j->plan, run, NULL, j->cwd, NULL };
 	snprintf(path, sizeof path, "%s/plan.json", run->dir);
-	int rc = hl_write_atomic(path, fill_plan, &fc, err, sizeof err);
+	int rc = hl_write_atomic(path, fill_plan, &fc, err, errlen);
 	snprintf(path, sizeof path, "%s/hosts.mpich", run->dir);
 	if (rc == 0)
-		rc = hl_hostfile_write(path, HL_HOSTS_MPICH, cfg, &ranks, err, sizeof err);
+		rc = hl_hostfile_write(path, HL_HOSTS_MPICH, cfg, r, err, errlen);
 	snprintf(path, sizeof path, "%s/hosts.slurm", run->dir);
-	if (rc == 0 && slurm)
-		rc = hl_hostfile_write(path, HL_HOSTS_SLURM, cfg, &ranks, err, sizeof err);
+	if (rc == 0 && j->slurm)
+		rc = hl_hostfile_write(path, HL_HOSTS_SLURM, cfg, r, err, errlen);
 	snprintf(path, sizeof path, "%s/hosts.openmpi", run->dir);
-	if (rc == 0 && ompi && !cfg->emulate)
-		rc = hl_hostfile_write(path, HL_HOSTS_OPENMPI, cfg, &ranks, err, sizeof err);
-	if (rc == 0 && row->input == HL_INPUT_DAT) {
+	if (rc == 0 && j->ompi && !cfg->emulate)
+		rc = hl_hostfile_write(path, HL_HOSTS_OPENMPI, cfg, r, err, errlen);
+	if (rc == 0 && j->row->input == HL_INPUT_DAT) {
 		snprintf(path, sizeof path, "%s/%s", run->dir, hl_tester_dat_name(cfg->kernel));
-		rc = hl_write_atomic(path, fill_dat, &fc, err, sizeof err);
+		rc = hl_write_atomic(path, fill_dat, &fc, err, errlen);
 	}
-	if (rc < 0) {
-		hl_ranks_free(&ranks);
-		return fail(run, 1, "%s", err);
-	}
+	return rc < 0 ? fail(j->run, 1, "%s", err) : 0;
+}
 
+/* Whether Hydra takes -rankmap, then the shared segment: the emulated
+ * cluster's state or, without emulation, the runtime's wake-ups. */
+static int job_segment(job_state *j)
+{
+	const hl_config *cfg = j->cfg;
+	const hl_run_opts *o = j->o;
+	hl_run *run = j->run;
+	int st = 1;   /* set by hl_emu_create */
 	/* Does this Hydra take -rankmap?  Asked by running `mpiexec -help`, so
 	 * never in a dry run (it starts nothing: the plain host file then), and
 	 * before the shared segment exists, which an interrupt here would leak. */
-	int rankmap = !cfg->emulate && !slurm && !ompi && !o->dry_run &&
-	              hl_hydra_has_rankmap(cfg->mpiexec ? cfg->mpiexec[0] : DEFAULT_MPIEXEC) == 1;
+	j->rankmap = !cfg->emulate && !j->slurm && !j->ompi && !o->dry_run &&
+	             hl_hydra_has_rankmap(cfg->mpiexec ? cfg->mpiexec[0] : DEFAULT_MPIEXEC) == 1;
 
-	/* The emulated cluster's shared state; without emulation, when every
-	 * rank is on this computer, the same segment carries the runtime's
-	 * wake-ups (a rank that sends wakes the receiver at once). */
-	hl_emu emu;
-	memset(&emu, 0, sizeof emu);
-	if (!cfg->emulate && !o->dry_run && preload[0] && all_local(cfg, &ranks)) {
-		int st;
-		if (hl_emu_create(cfg, &ranks, 0.0, &emu, &st, err, sizeof err) < 0) {
-			hl_ranks_free(&ranks);
-			return fail(run, st, "%s", err);
-		}
-	}
+	/* Without emulation, when every rank is on this computer, the segment
+	 * carries the runtime's wake-ups (a rank that sends wakes the
+	 * receiver at once). */
+	if (!cfg->emulate && !o->dry_run && j->preload[0] && all_local(cfg, &j->ranks) &&
+	    hl_emu_create(cfg, &j->ranks, 0.0, &j->emu, &st, j->err, sizeof j->err) < 0)
+		return fail(run, st, "%s", j->err);
 	if (cfg->emulate && !o->dry_run) {
 		run->host_mflops = o->host_mflops > 0 ? o->host_mflops : hl_host_mflops();
-		int st;
-		if (hl_emu_create(cfg, &ranks, run->host_mflops, &emu, &st, err, sizeof err) < 0) {
-			hl_ranks_free(&ranks);
-			return fail(run, st, "%s", err);
-		}
+		if (hl_emu_create(cfg, &j->ranks, run->host_mflops, &j->emu, &st, j->err,
+		                  sizeof j->err) < 0)
+			return fail(run, st, "%s", j->err);
 		run->emulated = 1;
 		if (!o->quiet)
-			hl_emu_print_speeds(&emu, cfg);
+			hl_emu_print_speeds(&j->emu, cfg);
 	}
+	return 0;
+}
 
-	/* The command: mpiexec [options] program [args], no shell. */
-	argv_t a = { 0 };
-	int oom = 0;
-	if (cfg->mpiexec)
-		for (size_t i = 0; i < cfg->nmpiexec; i++)
-			oom |= argv_push(&a, cfg->mpiexec[i]);
-	else
-		oom |= argv_push(&a, DEFAULT_MPIEXEC);
-	if (!cfg->emulate) {
-		/* Real hosts: the host file gives each rank its machine.  Every rank
-		 * of an emulated run is on this computer: no host file. */
-		if (rankmap) {
-			snprintf(path, sizeof path, "%s/hosts.mpich-grouped", run->dir);
-			if (hl_hostfile_write(path, HL_HOSTS_MPICH_GROUPED, cfg, &ranks, err,
-			                      sizeof err) < 0) {
-				argv_free(&a);
-				hl_ranks_free(&ranks);
-				hl_emu_destroy(&emu);
-				return fail(run, 1, "%s", err);
-			}
-			char *map = hl_hydra_rankmap(cfg, &ranks);
-			oom |= argv_push(&a, "-f") | argv_pushf(&a, "%s/hosts.mpich-grouped", cwd);
-			oom |= map == NULL || argv_push(&a, "-rankmap") || argv_push(&a, map);
-			free(map);
-		} else {
-			oom |= argv_push(&a, "-f") | argv_pushf(&a, "%s/hosts.mpich", cwd);
-		}
+/* Where the ranks run: real hosts get a host file (grouped, with
+ * -rankmap, when Hydra takes it); every rank of an emulated run is on
+ * this computer: no host file.  Returns 0 or the status; *oom when a
+ * word could not be pushed. */
+static int push_hosts(job_state *j, int *oom)
+{
+	argv_t *a = &j->argv;
+	char path[PATH_MAX + 64];
+	if (j->cfg->emulate)
+		return 0;
+	if (!j->rankmap) {
+		*oom |= argv_push(a, "-f") | argv_pushf(a, "%s/hosts.mpich", j->cwd);
+		return 0;
 	}
-	oom |= argv_push(&a, "-n") | argv_pushf(&a, "%zu", ranks.nranks);
-	if (preload[0])
-		oom |= argv_push(&a, "-genv") | argv_push(&a, "LD_PRELOAD") |
-		       argv_push(&a, preload);
-	if (preload[0])   /* every rank says where it runs (placement.h) */
-		oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_PLACEMENT") |
-		       argv_push(&a, "1");
-	if (emu.shm)
-		oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_SHM") |
-		       argv_push(&a, emu.name);
+	snprintf(path, sizeof path, "%s/hosts.mpich-grouped", j->run->dir);
+	if (hl_hostfile_write(path, HL_HOSTS_MPICH_GROUPED, j->cfg, &j->ranks, j->err,
+	                      sizeof j->err) < 0)
+		return fail(j->run, 1, "%s", j->err);
+	char *map = hl_hydra_rankmap(j->cfg, &j->ranks);
+	*oom |= argv_push(a, "-f") | argv_pushf(a, "%s/hosts.mpich-grouped", j->cwd);
+	*oom |= map == NULL || argv_push(a, "-rankmap") || argv_push(a, map);
+	free(map);
+	return 0;
+}
+
+/* The -genv NAME VALUE the ranks get, in this order, each when it applies. */
+static int push_genv(job_state *j)
+{
+	const hl_config *cfg = j->cfg;
+	const hl_ranks *r = &j->ranks;
+	char nprow[32], npcol[32], nb[32], n[32];
+	snprintf(nprow, sizeof nprow, "%zu", r->nprow);
+	snprintf(npcol, sizeof npcol, "%zu", r->npcol);
+	snprintf(nb, sizeof nb, "%zu", cfg->nb);
+	snprintf(n, sizeof n, "%zu", cfg->n);
+	int preload = j->preload[0] != '\0', shm = j->emu.shm != NULL;
 	/* A rank per core or fewer: nobody needs the processor a waiting rank
 	 * would give up, so it polls for about a millisecond before sleeping
 	 * (a round trip of 8 bytes: 20 us with the sleep, a few without). */
 	long ncores = sysconf(_SC_NPROCESSORS_ONLN);
-	if (emu.shm && getenv("HETLAUNCH_WAIT") == NULL && ncores > 0 &&
-	    ranks.nranks <= (size_t)ncores)
-		oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_WAIT") |
-		       argv_push(&a, "4000,0,200000,200000");
-	oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_NPROW") |
-	       argv_pushf(&a, "%zu", ranks.nprow);
-	oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_NPCOL") |
-	       argv_pushf(&a, "%zu", ranks.npcol);
-	oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_NB") | argv_pushf(&a, "%zu", cfg->nb);
-	oom |= argv_push(&a, "-genv") | argv_push(&a, "HETLAUNCH_N") | argv_pushf(&a, "%zu", cfg->n);
-	oom |= argv_push(&a, program);
-	char **kargs = hl_kernel_args(row, cfg->args, cfg->nargs, cfg->sizes, cfg->nsizes, cfg->nb,
-	                              ranks.nprow, ranks.npcol);
+	int poll_first = shm && getenv("HETLAUNCH_WAIT") == NULL && ncores > 0 &&
+	           r->nranks <= (size_t)ncores;
+	const struct { int on; const char *name, *value; } genv[] = {
+		{ preload, "LD_PRELOAD", j->preload },
+		{ preload, "HETLAUNCH_PLACEMENT", "1" },   /* every rank says where it runs */
+		{ shm, "HETLAUNCH_SHM", j->emu.name },
+		{ poll_first, "HETLAUNCH_WAIT", "4000,0,200000,200000" },
+		{ 1, "HETLAUNCH_NPROW", nprow },
+		{ 1, "HETLAUNCH_NPCOL", npcol },
+		{ 1, "HETLAUNCH_NB", nb },
+		{ 1, "HETLAUNCH_N", n },
+	};
+	int oom = 0;
+	for (size_t i = 0; i < sizeof genv / sizeof genv[0]; i++)
+		if (genv[i].on)
+			oom |= argv_push(&j->argv, "-genv") | argv_push(&j->argv, genv[i].name) |
+			       argv_push(&j->argv, genv[i].value);
+	return oom;
+}
+
+/* The Hydra command: mpiexec [options] program [args], no shell. */
+static int job_command(job_state *j)
+{
+	const hl_config *cfg = j->cfg;
+	argv_t *a = &j->argv;
+	int oom = 0, st;
+	if (cfg->mpiexec)
+		for (size_t i = 0; i < cfg->nmpiexec; i++)
+			oom |= argv_push(a, cfg->mpiexec[i]);
+	else
+		oom |= argv_push(a, DEFAULT_MPIEXEC);
+	if ((st = push_hosts(j, &oom)) != 0)
+		return st;
+	oom |= argv_push(a, "-n") | argv_pushf(a, "%zu", j->ranks.nranks);
+	oom |= push_genv(j);
+	oom |= argv_push(a, j->program);
+	char **kargs = hl_kernel_args(j->row, cfg->args, cfg->nargs, cfg->sizes, cfg->nsizes,
+	                              cfg->nb, j->ranks.nprow, j->ranks.npcol);
 	oom |= kargs == NULL;
 	for (size_t i = 0; kargs && kargs[i]; i++)
-		oom |= argv_push(&a, kargs[i]);
+		oom |= argv_push(a, kargs[i]);
 	hl_kernel_args_free(kargs);
-	if (row->input == HL_INPUT_PLAN)   /* what the layout's plan says */
-		oom |= plan_args(cfg, plan, o->baseline, &a);
-	hl_ranks_free(&ranks);
-	if (oom) {
-		argv_free(&a);
-		hl_emu_destroy(&emu);
-		return fail(run, 1, "out of memory");
-	}
+	if (j->row->input == HL_INPUT_PLAN)   /* what the layout's plan says */
+		oom |= plan_args(cfg, j->plan, j->o->baseline, a);
+	return oom ? fail(j->run, 1, "out of memory") : 0;
+}
+
+/* In a Slurm allocation or with mpi: openmpi, srun's or mpirun's command
+ * made from the Hydra one takes its place; then command.txt. */
+static int job_launcher(job_state *j)
+{
+	hl_run *run = j->run;
+	char path[PATH_MAX + 64];
 	char **other = NULL;
-	snprintf(path, sizeof path, "%s/hosts.slurm", cwd);
-	if (slurm && hl_slurm_argv(a.v, path, &other, &run->job_env) < 0) {
-		argv_free(&a);
-		hl_emu_destroy(&emu);
+	snprintf(path, sizeof path, "%s/hosts.slurm", j->cwd);
+	if (j->slurm && hl_slurm_argv(j->argv.v, path, &other, &run->job_env) < 0)
 		return fail(run, 1, "cannot make the srun command (out of memory, or a comma in %s)",
-		            preload);
-	}
-	snprintf(path, sizeof path, "%s/hosts.openmpi", cwd);
-	if (ompi && hl_openmpi_argv(a.v, cfg->mpiexec ? cfg->nmpiexec : 1, cfg, path, &other) < 0) {
-		argv_free(&a);
-		hl_emu_destroy(&emu);
+		            j->preload);
+	snprintf(path, sizeof path, "%s/hosts.openmpi", j->cwd);
+	if (j->ompi && hl_openmpi_argv(j->argv.v, j->cfg->mpiexec ? j->cfg->nmpiexec : 1, j->cfg,
+	                               path, &other) < 0)
 		return fail(run, 1, "cannot make the mpirun command (out of memory)");
-	}
-	if (other)   /* the Hydra command's work is done: srun's or mpirun's takes its place */
-		argv_replace(&a, other);
-	fc.argv = a.v;
-	fc.env = run->job_env;
+	if (other)
+		argv_replace(&j->argv, other);
+	fill_ctx fc = { j->cfg, j->plan, run, j->argv.v, j->cwd, run->job_env };
 	snprintf(path, sizeof path, "%s/command.txt", run->dir);
-	if (hl_write_atomic(path, fill_command, &fc, err, sizeof err) < 0) {
-		argv_free(&a);
-		hl_emu_destroy(&emu);
-		return fail(run, 1, "%s", err);
+	if (hl_write_atomic(path, fill_command, &fc, j->err, sizeof j->err) < 0)
+		return fail(run, 1, "%s", j->err);
+	return 0;
+}
+
+/* --dry-run: the command on stdout, as command.txt has it (no comment). */
+static void print_command(const job_state *j)
+{
+	char *const *env = j->run->job_env;
+	for (size_t i = 0; env && env[i]; i++) {
+		print_quoted(stdout, env[i]);
+		putchar(' ');
 	}
-	if (o->dry_run) {
-		for (size_t i = 0; run->job_env && run->job_env[i]; i++) {
-			print_quoted(stdout, run->job_env[i]);
+	for (size_t i = 0; j->argv.v[i]; i++) {
+		if (i)
 			putchar(' ');
-		}
-		for (size_t i = 0; a.v[i]; i++) {
-			if (i)
-				putchar(' ');
-			print_quoted(stdout, a.v[i]);
-		}
-		putchar('\n');
-		argv_free(&a);
-		run->status = 0;
-		return 0;
+		print_quoted(stdout, j->argv.v[i]);
 	}
+	putchar('\n');
+}
 
+/* Start the job and wait for it; log.txt is its output. */
+static int job_spawn(job_state *j)
+{
+	hl_run *run = j->run;
 	/* A program that is not there fails here, not in every rank. */
-	if (strchr(program, '/') && access(program, X_OK) != 0) {
-		int e = errno;
-		argv_free(&a);
-		hl_emu_destroy(&emu);
-		return fail(run, 1, "the program %s cannot be run: %s", program, strerror(e));
-	}
-
+	if (strchr(j->program, '/') && access(j->program, X_OK) != 0)
+		return fail(run, 1, "the program %s cannot be run: %s", j->program, strerror(errno));
+	char path[PATH_MAX + 64];
 	snprintf(path, sizeof path, "%s/log.txt", run->dir);
-	hl_spawn_opts so = { a.v, cwd, path, cfg->timeout, !o->quiet, run->job_env };
-	if (hl_spawn(&so, &run->job, err, sizeof err) < 0) {
-		argv_free(&a);
-		hl_emu_destroy(&emu);
-		return fail(run, 1, "%s", err);
-	}
-	argv_free(&a);
+	hl_spawn_opts so = { j->argv.v, j->cwd, path, j->cfg->timeout, !j->o->quiet, run->job_env };
+	if (hl_spawn(&so, &run->job, j->err, sizeof j->err) < 0)
+		return fail(run, 1, "%s", j->err);
+	return 0;
+}
 
-	row->parse(row->id, run->job.log, &run->results);
+/* The results in the log: passed, the predicted time, the measured one. */
+static void job_results(job_state *j)
+{
+	const hl_config *cfg = j->cfg;
+	const hl_plan *plan = j->plan;
+	int baseline = j->o->baseline;
+	hl_run *run = j->run;
+	j->row->parse(j->row->id, run->job.log, &run->results);
 	if (cfg->kernel == HL_KERNEL_EXEC) {
 		run->passed = run->job.exit_code == 0 && !run->job.timed_out && !run->job.interrupted;
 		if (run->results.nresults > 0)
@@ -754,19 +827,28 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	}
 	/* A layout that predicts its job's time: emulated, a machine of cycle
 	 * time t runs at K/t, so one unit of cycle_time takes 1/K s. */
-	if (cfg->layout->predicted_time && run->emulated && emu.K > 0)
+	if (cfg->layout->predicted_time && run->emulated && j->emu.K > 0)
 		/* the plan's (plan.c, the same K when emulate: mflops is given) */
-		run->predicted_time = plan->seconds[o->baseline] > 0
-		                      ? plan->seconds[o->baseline]
-		                      : cfg->layout->predicted_time(plan, o->baseline) / emu.K;
+		run->predicted_time = plan->seconds[baseline] > 0
+		                      ? plan->seconds[baseline]
+		                      : cfg->layout->predicted_time(plan, baseline) / j->emu.K;
 	for (size_t i = 0; i < run->results.nresults; i++)
 		run->time += isfinite(run->results.results[i].rate_time) &&
 		             run->results.results[i].rate_time > 0
 		                     ? run->results.results[i].rate_time
 		                     : run->results.results[i].time;
+}
+
+/* Why the job failed, if it did: the log, where the ranks ran, whether
+ * they all loaded the runtime.  Sets run->status (the report is written
+ * either way). */
+static void job_verdict(job_state *j)
+{
+	const hl_config *cfg = j->cfg;
+	hl_run *run = j->run;
 	run->status = 0;
-	diagnose(run, cfg, program);
-	if (preload[0])
+	diagnose(run, cfg, j->program);
+	if (j->preload[0])
 		hl_placement_check(&run->placement, run->job.log);
 	if (run->placement.status == HL_PLACE_WRONG && run->status == 0) {
 		char where[sizeof run->error - 16];
@@ -776,20 +858,65 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	/* A rank that did not load the runtime (a library replaced under a
 	 * running job, a preload the loader refused) ran at this computer's
 	 * speed on no emulated network: its times mean nothing. */
-	if (run->emulated && preload[0] && run->status == 0 && cfg->kernel != HL_KERNEL_EXEC &&
-	    hl_emu_attached(&emu) < run->nranks)
+	if (run->emulated && j->preload[0] && run->status == 0 && cfg->kernel != HL_KERNEL_EXEC &&
+	    hl_emu_attached(&j->emu) < run->nranks)
 		fail(run, 1, "emulation: %zu of %zu ranks attached to the runtime (%s not preloaded?)",
-		     hl_emu_attached(&emu), run->nranks, preload);
+		     hl_emu_attached(&j->emu), run->nranks, j->preload);
 	if (run->status != 0)
 		run->passed = 0;   /* a PASSED line before a hang or a kill is not a pass */
+}
 
-	report_ctx rc2 = { cfg, plan, run, run->emulated ? &emu : NULL };
+/* report.json; failing to write it fails a run that had not failed. */
+static void job_report(job_state *j)
+{
+	hl_run *run = j->run;
+	char path[PATH_MAX + 64];
+	report_ctx rc = { j->cfg, j->plan, run, run->emulated ? &j->emu : NULL };
 	if (run->emulated)
-		hl_emu_overruns(&emu, &run->overrun_fraction, &run->overrun_flagged);
+		hl_emu_overruns(&j->emu, &run->overrun_fraction, &run->overrun_flagged);
 	snprintf(path, sizeof path, "%s/report.json", run->dir);
-	if (hl_write_atomic(path, fill_report, &rc2, err, sizeof err) < 0 && run->status == 0)
-		fail(run, 1, "%s", err);
-	hl_emu_destroy(&emu);
+	if (hl_write_atomic(path, fill_report, &rc, j->err, sizeof j->err) < 0 && run->status == 0)
+		fail(run, 1, "%s", j->err);
+}
+
+/* Refuse what cannot work before anything is written; then the files,
+ * the segment, the command; then (unless a dry run) the job and its
+ * report.  Every stage that stops leaves its message in run->error. */
+int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, hl_run *run)
+{
+	memset(run, 0, sizeof *run);
+	hl_results_init(&run->results);
+	run->job.exit_code = -1;
+	run->baseline = o->baseline;
+	job_state j;
+	memset(&j, 0, sizeof j);
+	j.cfg = cfg;
+	j.plan = plan;
+	j.o = o;
+	j.run = run;
+	int st = job_ranks(&j);
+	if (st == 0)
+		st = job_program(&j);
+	if (st == 0)
+		st = job_runtime(&j);
+	if (st == 0)
+		st = job_dir(&j);
+	if (st == 0)
+		st = job_files(&j);
+	if (st == 0)
+		st = job_segment(&j);
+	if (st == 0)
+		st = job_command(&j);
+	if (st == 0)
+		st = job_launcher(&j);
+	if (st == 0 && o->dry_run)
+		print_command(&j);
+	else if (st == 0 && (st = job_spawn(&j)) == 0) {
+		job_results(&j);
+		job_verdict(&j);
+		job_report(&j);
+	}
+	job_free(&j);
 	return run->status;
 }
 
