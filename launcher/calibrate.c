@@ -148,31 +148,150 @@ int hl_calibrate_output(const hl_config *cfg, const double *ms, int json, const 
 	return rc;
 }
 
-int hl_cmd_calibrate(int argc, char **argv)
+/* calibrate's command line. */
+typedef struct {
+	const char *file, *out, *dir, *from;
+	int json, quiet;
+} cal_args;
+
+/* argv into a; 0, or hl_usage_error's status for a bad argument. */
+static int parse_args(int argc, char **argv, cal_args *a)
 {
-	const char *file = NULL, *out = NULL, *dir = NULL, *from = NULL;
-	int json = 0, quiet = 0;
+	*a = (cal_args){ 0 };
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0)
-			json = 1;
+			a->json = 1;
 		else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)
-			quiet = 1;
+			a->quiet = 1;
 		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-			out = argv[++i];
+			a->out = argv[++i];
 		else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-			dir = argv[++i];
+			a->dir = argv[++i];
 		else if (strcmp(argv[i], "--from") == 0 && i + 1 < argc)
-			from = argv[++i];   /* 002 s4.5: the speeds a finished run measured */
+			a->from = argv[++i];   /* 002 s4.5: the speeds a finished run measured */
 		else if (argv[i][0] == '-' && argv[i][1])
 			return hl_usage_error("calibrate: unknown option '%s'", argv[i]);
-		else if (file == NULL)
-			file = argv[i];
+		else if (a->file == NULL)
+			a->file = argv[i];
 		else
 			return hl_usage_error("calibrate: unexpected argument '%s'", argv[i]);
 	}
-	if (from)
-		return hl_calibrate_from(from, file, json, out, quiet);
-	if (file == NULL)
+	return 0;
+}
+
+/* The job: one process per machine, in list order: the cyclic baseline
+ * of a 1d plan of the same machines, running the probe with args. */
+static hl_config probe_job(const hl_config *cfg, char *probe, char **args)
+{
+	hl_config job = *cfg;
+	job.layout = hl_layout_find("1d");
+	job.layout_cfg = NULL;
+	job.kernel = HL_KERNEL_EXEC;
+	job.program = probe;
+	job.args = args;
+	job.nargs = 2;
+	job.B = cfg->nmachines <= hl_config_blocks(cfg) ? cfg->nmachines : 0;
+	job.grid[0] = job.grid[1] = job.panel[0] = job.panel[1] = 0;
+	return job;
+}
+
+/* runs/NAME-YYYYmmdd-HHMMSS-calibrate, now, into buf. */
+static const char *default_dir(const hl_config *cfg, char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	char stamp[32];
+	struct tm tm;
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "runs/%s-%s-calibrate", cfg->name, stamp);
+	return buf;
+}
+
+/* The probes' "hl-probe K HOST SECONDS TOTAL" lines of log into ms[K]
+ * (ms per DGEMM, the last line of each K wins); how many machines spoke. */
+static size_t read_probe_lines(const char *log, size_t nmachines, double *ms)
+{
+	size_t got = 0;
+	const char *s = log;
+	while ((s = strstr(s, "hl-probe ")) != NULL) {
+		int k;
+		char host[256];
+		double sec, total;
+		if (sscanf(s, "hl-probe %d %255s %lf %lf", &k, host, &sec, &total) == 4 &&
+		    k >= 0 && (size_t)k < nmachines && sec > 0) {
+			if (ms[k] == 0)
+				got++;
+			ms[k] = sec * 1e3;
+		}
+		s += 9;
+	}
+	return got;
+}
+
+/* Run the probes (paper 000 s5.1) and output what they measured; the
+ * exit status. */
+static int measure(const hl_config *cfg, const hl_config *job, const hl_plan *plan,
+                   const cal_args *a)
+{
+	char dbuf[PATH_MAX];
+	const char *dir = a->dir ? a->dir : default_dir(cfg, dbuf, sizeof dbuf);
+	hl_run_opts o = { .out_dir = dir, .baseline = 1, .quiet = 1 };
+	hl_run run;
+	if (!a->quiet)
+		fprintf(stderr, "hetlaunch: calibrate: DGEMM %d x %s on %zu machines at once...\n",
+		        CAL_N, CAL_REPS, cfg->nmachines);
+	int rc = hl_run_job(job, plan, &o, &run);
+	double *ms = calloc(cfg->nmachines, sizeof *ms);
+	if (rc == 0 && ms) {
+		size_t got = read_probe_lines(run.job.log, cfg->nmachines, ms);
+		if (got != cfg->nmachines) {
+			fprintf(stderr, "hetlaunch: calibrate: %zu of %zu machines reported (log: %s/log.txt)\n",
+			        got, cfg->nmachines, run.dir);
+			rc = 1;
+		}
+	} else if (rc != 0) {
+		fprintf(stderr, "hetlaunch: calibrate: %s (log: %s/log.txt)\n", run.error, run.dir);
+	}
+	if (rc == 0)
+		rc = hl_calibrate_output(cfg, ms, a->json, a->out, a->quiet, run.dir);
+	free(ms);
+	hl_run_free(&run);
+	return rc;
+}
+
+/* The loaded configuration's probe job, planned and measured; the exit
+ * status.  probe: [PATH_MAX]. */
+static int calibrate_config(const hl_config *cfg, diag *d, char *probe, const cal_args *a)
+{
+	/* mpi: openmpi runs the probe built against Open MPI (HETLAUNCH_PROBE wins). */
+	if (cfg->mpi == HL_MPI_OPENMPI && getenv("HETLAUNCH_PROBE") == NULL &&
+	    hl_beside_binary(NULL, "lib/hetlaunch/openmpi/hl-probe", 1, probe, PATH_MAX) != 0) {
+		fprintf(stderr, "hetlaunch: calibrate: cannot find the Open MPI hl-probe (%s)\n", probe);
+		return 1;
+	}
+	char *args[] = { (char *)"500", (char *)CAL_REPS, NULL };
+	hl_config job = probe_job(cfg, probe, args);
+	hl_plan plan;
+	if (hl_plan_build(&job, d, &plan) < 0) {
+		diag_print(d, stderr);
+		return 2;
+	}
+	int rc = measure(cfg, &job, &plan, a);
+	hl_plan_free(&plan);
+	if (fflush(stdout) != 0 && rc == 0)
+		rc = 1;
+	return rc;
+}
+
+int hl_cmd_calibrate(int argc, char **argv)
+{
+	cal_args a;
+	int rc = parse_args(argc, argv, &a);
+	if (rc != 0)
+		return rc;
+	if (a.from)
+		return hl_calibrate_from(a.from, a.file, a.json, a.out, a.quiet);
+	if (a.file == NULL)
 		return hl_usage_error("%s", "calibrate: missing FILE");
 	char probe[PATH_MAX];
 	if (hl_beside_binary("HETLAUNCH_PROBE", "lib/hetlaunch/hl-probe", 1, probe,
@@ -182,88 +301,15 @@ int hl_cmd_calibrate(int argc, char **argv)
 		return 1;
 	}
 	diag d;
-	diag_init(&d, file);
+	diag_init(&d, a.file);
 	hl_config cfg;
-	if (hl_config_load(file, &d, &cfg) < 0) {
+	if (hl_config_load(a.file, &d, &cfg) < 0) {
 		diag_print(&d, stderr);
 		diag_free(&d);
 		return 2;
 	}
-	/* mpi: openmpi runs the probe built against Open MPI (HETLAUNCH_PROBE wins). */
-	if (cfg.mpi == HL_MPI_OPENMPI && getenv("HETLAUNCH_PROBE") == NULL &&
-	    hl_beside_binary(NULL, "lib/hetlaunch/openmpi/hl-probe", 1, probe, sizeof probe) != 0) {
-		fprintf(stderr, "hetlaunch: calibrate: cannot find the Open MPI hl-probe (%s)\n", probe);
-		hl_config_free(&cfg);
-		diag_free(&d);
-		return 1;
-	}
-	/* The job: one process per machine, in list order: the cyclic baseline
-	 * of a 1d plan of the same machines, running the probe. */
-	hl_config job = cfg;
-	char *args[] = { (char *)"500", (char *)CAL_REPS, NULL };
-	job.layout = hl_layout_find("1d");
-	job.layout_cfg = NULL;
-	job.kernel = HL_KERNEL_EXEC;
-	job.program = probe;
-	job.args = args;
-	job.nargs = 2;
-	job.B = cfg.nmachines <= hl_config_blocks(&cfg) ? cfg.nmachines : 0;
-	job.grid[0] = job.grid[1] = job.panel[0] = job.panel[1] = 0;
-	hl_plan plan;
-	if (hl_plan_build(&job, &d, &plan) < 0) {
-		diag_print(&d, stderr);
-		hl_config_free(&cfg);
-		diag_free(&d);
-		return 2;
-	}
-	char dbuf[PATH_MAX];
-	if (dir == NULL) {
-		time_t now = time(NULL);
-		char stamp[32];
-		struct tm tm;
-		localtime_r(&now, &tm);
-		strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-		snprintf(dbuf, sizeof dbuf, "runs/%s-%s-calibrate", cfg.name, stamp);
-		dir = dbuf;
-	}
-	hl_run_opts o = { .out_dir = dir, .baseline = 1, .quiet = 1 };
-	hl_run run;
-	if (!quiet)
-		fprintf(stderr, "hetlaunch: calibrate: DGEMM %d x %s on %zu machines at once...\n",
-		        CAL_N, CAL_REPS, cfg.nmachines);
-	int rc = hl_run_job(&job, &plan, &o, &run);
-	double *ms = calloc(cfg.nmachines, sizeof *ms);
-	size_t got = 0;
-	if (rc == 0 && ms) {
-		const char *s = run.job.log;
-		while ((s = strstr(s, "hl-probe ")) != NULL) {
-			int k;
-			char host[256];
-			double sec, total;
-			if (sscanf(s, "hl-probe %d %255s %lf %lf", &k, host, &sec, &total) == 4 &&
-			    k >= 0 && (size_t)k < cfg.nmachines && sec > 0) {
-				if (ms[k] == 0)
-					got++;
-				ms[k] = sec * 1e3;
-			}
-			s += 9;
-		}
-		if (got != cfg.nmachines) {
-			fprintf(stderr, "hetlaunch: calibrate: %zu of %zu machines reported (log: %s/log.txt)\n",
-			        got, cfg.nmachines, run.dir);
-			rc = 1;
-		}
-	} else if (rc != 0) {
-		fprintf(stderr, "hetlaunch: calibrate: %s (log: %s/log.txt)\n", run.error, run.dir);
-	}
-	if (rc == 0)
-		rc = hl_calibrate_output(&cfg, ms, json, out, quiet, run.dir);
-	free(ms);
-	hl_run_free(&run);
-	hl_plan_free(&plan);
+	rc = calibrate_config(&cfg, &d, probe, &a);
 	hl_config_free(&cfg);
 	diag_free(&d);
-	if (fflush(stdout) != 0 && rc == 0)
-		rc = 1;
 	return rc;
 }

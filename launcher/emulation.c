@@ -135,11 +135,9 @@ static void sweep_stale_segments(void)
 	closedir(dir);
 }
 
-int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, hl_emu *e,
-                  int *status, char *err, size_t errlen)
+/* At most VR_MAX_* machines and processes fit the segment (shm_layout.h). */
+static int check_limits(const hl_config *cfg, const hl_ranks *r, char *err, size_t errlen)
 {
-	memset(e, 0, sizeof *e);
-	*status = 2;
 	size_t p = cfg->nmachines;
 	if (cfg->emu.links && p > VR_MAX_LINKED) {
 		snprintf(err, errlen, "emulate: network: links emulates at most %d machines (this "
@@ -152,22 +150,17 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 		         r->nranks);
 		return -1;
 	}
-	long nc = sysconf(_SC_NPROCESSORS_ONLN);
-	e->cores = nc > 0 ? (unsigned)nc : 1u;
-	e->host_mflops = host_mflops;
-	e->nmachines = p;
-	e->scale = calloc(p, sizeof *e->scale);
-	double *t = calloc(p, sizeof *t);
-	if (e->scale == NULL || t == NULL) {
-		free(t);
-		snprintf(err, errlen, "out of memory");
-		*status = 1;
-		return -1;
-	}
+	return 0;
+}
+
+/* K and the scales from the cycle times t[] (vproc_emu_speeds); not
+ * VPROC_OK when this computer is too slow for them. */
+static vproc_status cycle_time_scales(const hl_config *cfg, double host_mflops, double tref,
+                                      double *t, hl_emu *e)
+{
+	size_t p = cfg->nmachines;
 	for (size_t i = 0; i < p; i++)
 		t[i] = cfg->machines[i].cycle_time;
-	double tmin = hl_config_tmin(cfg), tref = hl_config_emulation_tref(cfg);
-	e->chosen = !(cfg->emu.mflops > 0);
 	vproc_status st = VPROC_OK;
 	if (cfg->emulate)
 		st = vproc_emu_speeds(p, t, host_mflops, e->cores, cfg->emu.mflops, tref,
@@ -180,10 +173,15 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 			e->scale[i] = host_mflops * t[i] / e->K;
 		st = VPROC_OK;
 	}
-	free(t);
-	/* Per machine emulate_mflops (INTERFACE.md): its speed, whatever its
-	 * cycle_time says; scale = emulated seconds per CPU second. */
-	for (size_t i = 0; st == VPROC_OK && cfg->emulate && i < p; i++) {
+	return st;
+}
+
+/* Per machine emulate_mflops (INTERFACE.md): its speed, whatever its
+ * cycle_time says; scale = emulated seconds per CPU second. */
+static int machine_scales(const hl_config *cfg, double host_mflops, hl_emu *e, char *err,
+                          size_t errlen)
+{
+	for (size_t i = 0; i < cfg->nmachines; i++) {
 		double mf = cfg->machines[i].emulate_mflops;
 		if (mf > 0 && host_mflops / mf < 1.0 && !cfg->emu.virtual_clock) {
 			snprintf(err, errlen, "%s: emulate_mflops %g is faster than this computer "
@@ -193,6 +191,29 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 		if (mf > 0)
 			e->scale[i] = host_mflops / mf;
 	}
+	return 0;
+}
+
+/* e->K, e->scale and e->chosen; -1 with *status 1 when out of memory,
+ * left at 2 when this computer cannot emulate the speeds. */
+static int choose_scales(const hl_config *cfg, double host_mflops, hl_emu *e, int *status,
+                         char *err, size_t errlen)
+{
+	size_t p = cfg->nmachines;
+	e->scale = calloc(p, sizeof *e->scale);
+	double *t = calloc(p, sizeof *t);
+	if (e->scale == NULL || t == NULL) {
+		free(t);
+		snprintf(err, errlen, "out of memory");
+		*status = 1;
+		return -1;
+	}
+	double tmin = hl_config_tmin(cfg), tref = hl_config_emulation_tref(cfg);
+	e->chosen = !(cfg->emu.mflops > 0);
+	vproc_status st = cycle_time_scales(cfg, host_mflops, tref, t, e);
+	free(t);
+	if (st == VPROC_OK && cfg->emulate && machine_scales(cfg, host_mflops, e, err, errlen) < 0)
+		return -1;
 	if (st != VPROC_OK) {
 		snprintf(err, errlen, "emulate: mflops = %g at cycle_time %g makes the fastest "
 		         "machine run at %.0f Mflop/s; this computer does %.0f Mflop/s per core, "
@@ -200,22 +221,27 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 		         cfg->emu.mflops, tref, cfg->emu.mflops * tref / tmin, host_mflops);
 		return -1;
 	}
-	*status = 1;
-	sweep_stale_segments();
+	return 0;
+}
+
+/* A new /dev/shm/hetlaunch-PID-K of sizeof(vr_shm) zero bytes, mapped;
+ * NULL (and no name left behind) on failure. */
+static void *open_segment(hl_emu *e, char *err, size_t errlen)
+{
 	static unsigned serial;
 	snprintf(e->name, sizeof e->name, "/hetlaunch-%ld-%u", (long)getpid(), serial++);
 	int fd = shm_open(e->name, O_RDWR | O_CREAT | O_EXCL, 0600);
 	if (fd < 0) {
 		snprintf(err, errlen, "shm_open %s: %s", e->name, strerror(errno));
 		e->name[0] = '\0';
-		return -1;
+		return NULL;
 	}
 	if (ftruncate(fd, sizeof(vr_shm)) < 0) {
 		snprintf(err, errlen, "ftruncate %s: %s", e->name, strerror(errno));
 		close(fd);
 		shm_unlink(e->name);
 		e->name[0] = '\0';
-		return -1;
+		return NULL;
 	}
 	void *m = mmap(NULL, sizeof(vr_shm), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
@@ -223,18 +249,15 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 		snprintf(err, errlen, "mmap %s: %s", e->name, strerror(errno));
 		shm_unlink(e->name);
 		e->name[0] = '\0';
-		return -1;
+		return NULL;
 	}
-	e->shm = m;
-	registered = e;
-	static int once;
-	if (!once++)
-		atexit(cleanup_at_exit);
-	vr_shm *s = m;   /* zero-filled by ftruncate */
-	s->magic = VR_SHM_MAGIC;
-	s->version = VR_SHM_VERSION;
-	s->nmachines = (uint32_t)p;
-	s->nranks = (uint32_t)r->nranks;
+	return m;
+}
+
+/* The segment's flags; under the virtual clock (issue 16) its base: the
+ * real and monotonic clocks now. */
+static void set_flags(const hl_config *cfg, vr_shm *s)
+{
 	s->flags = (cfg->emu.bus ? VR_FLAG_BUS : 0) | (cfg->emulate ? VR_FLAG_EMULATE : 0);
 	if (cfg->emulate && cfg->emu.no_cpu_time)
 		s->flags |= VR_FLAG_FLOPS_ONLY;
@@ -246,11 +269,15 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 		s->real_base_ns = (unsigned long long)rt.tv_sec * 1000000000ull + (unsigned long long)rt.tv_nsec;
 		s->mono_base_ns = (unsigned long long)mt.tv_sec * 1000000000ull + (unsigned long long)mt.tv_nsec;
 	}
-	s->slack_ns = 200000;   /* 0.2 ms: a scheduler tick's worth of lateness */
+}
+
+/* The network and each machine's speed and port, in the runtime's units. */
+static void set_machines(const hl_config *cfg, const hl_emu *e, vr_shm *s)
+{
 	/* Mbit/s -> bytes/s; us -> ns */
 	s->bus_latency_ns = cfg->emu.latency_us * 1e3;
 	s->bus_bytes_per_s = cfg->emu.bandwidth_mbps * 1e6 / 8.0;
-	for (size_t i = 0; i < p; i++) {
+	for (size_t i = 0; i < cfg->nmachines; i++) {
 		const hl_machine *hm = &cfg->machines[i];
 		s->machines[i].scale = e->scale[i];
 		s->machines[i].mflops = cfg->emulate ? machine_mflops(e, cfg, i) : 0.0;
@@ -260,10 +287,48 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 			(hm->bandwidth_mbps > 0 ? hm->bandwidth_mbps : cfg->emu.bandwidth_mbps) *
 			1e6 / 8.0;
 	}
+}
+
+/* What the runtime reads (runtime/shm_layout.h), into the zero-filled segment. */
+static void fill_segment(const hl_config *cfg, const hl_ranks *r, const hl_emu *e, vr_shm *s)
+{
+	s->magic = VR_SHM_MAGIC;
+	s->version = VR_SHM_VERSION;
+	s->nmachines = (uint32_t)cfg->nmachines;
+	s->nranks = (uint32_t)r->nranks;
+	set_flags(cfg, s);
+	s->slack_ns = 200000;   /* 0.2 ms: a scheduler tick's worth of lateness */
+	set_machines(cfg, e, s);
 	for (size_t k = 0; k < r->nranks; k++)
 		s->rank_machine[k] = (int32_t)r->machine[k];
 	if (cfg->emu.links)
 		set_links(cfg, e->K, s);
+}
+
+int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, hl_emu *e,
+                  int *status, char *err, size_t errlen)
+{
+	memset(e, 0, sizeof *e);
+	*status = 2;
+	if (check_limits(cfg, r, err, errlen) < 0)
+		return -1;
+	long nc = sysconf(_SC_NPROCESSORS_ONLN);
+	e->cores = nc > 0 ? (unsigned)nc : 1u;
+	e->host_mflops = host_mflops;
+	e->nmachines = cfg->nmachines;
+	if (choose_scales(cfg, host_mflops, e, status, err, errlen) < 0)
+		return -1;
+	*status = 1;
+	sweep_stale_segments();
+	void *m = open_segment(e, err, errlen);
+	if (m == NULL)
+		return -1;
+	e->shm = m;
+	registered = e;
+	static int once;
+	if (!once++)
+		atexit(cleanup_at_exit);
+	fill_segment(cfg, r, e, m);
 	*status = 0;
 	return 0;
 }

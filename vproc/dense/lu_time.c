@@ -192,130 +192,201 @@ vproc_status vproc_lu_platform_check(const vproc_lu_platform *pl)
 	return VPROC_OK;
 }
 
-vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
+/* What vproc_lu_time adds up over the steps (lu_time.h, issue 16). */
+typedef struct {
+	phase ph;
+	size_t *line;     /* [max(P, Q)] the processes of one grid row or column */
+	double *busy;     /* [nmachines] each machine's solves and updates, s */
+	double *port;     /* [nmachines] each port's sending time, s */
+	double bus_s;     /* the bus's */
+	double comp, net; /* the critical path's compute and network, s */
+} lu_sum;
+
+/* The sums, zero, and their buffers: one block of 5 x nmachines doubles. */
+static vproc_status lu_sum_alloc(lu_sum *s, const vproc_lu_platform *pl)
 {
-	if (out == NULL || vproc_lu_platform_check(pl) != VPROC_OK)
-		return VPROC_EINVAL;
-	size_t P = pl->P, Q = pl->Q, n = pl->n, b = pl->b, nm = pl->nmachines;
+	size_t nm = pl->nmachines;
 	double *buf = calloc(5 * nm, sizeof *buf);
-	size_t *row = malloc((Q > P ? Q : P) * sizeof *row);
+	size_t *line = malloc((pl->Q > pl->P ? pl->Q : pl->P) * sizeof *line);
 	size_t *scratch = malloc(nm * sizeof *scratch);
-	if (buf == NULL || row == NULL || scratch == NULL) {
+	if (buf == NULL || line == NULL || scratch == NULL) {
 		free(buf);
-		free(row);
+		free(line);
 		free(scratch);
 		return VPROC_ENOMEM;
 	}
-	phase ph = { pl, buf, buf + nm, buf + 2 * nm, scratch };
-	double *busy = buf + 3 * nm;   /* each machine's solves and updates, s */
-	double *port = buf + 4 * nm;   /* each port's sending time, s */
-	double bus_s = 0;              /* the bus's */
-	double comp = 0, net = 0;
-	for (size_t k = 0; k * b < n; k++) {
-		size_t lo = k * b, kb = n - lo < b ? n - lo : b, lo2 = lo + kb;
-		size_t pk = k % P, qk = k % Q;
-		/* panel: (n - lo) x kb on process column qk */
-		phase_clear(&ph);
-		for (size_t p = 0; p < P; p++) {
-			double rows = (double)vproc_cyclic_owned_from(lo, n, b, p, P);
-			ph.work[pl->machine[p * Q + qk]] += rows * (double)kb * (double)kb;
-		}
-		comp += phase_compute(&ph);
-		if (P > 1 && spans_machines(pl, qk, 1))
-			/* per column: the pivot (a reduction) and the pivot row (kb
-			 * words), log2 P steps each, down the column: latency bound */
-			net += (double)kb * 2.0 * ceil(log2((double)P)) *
-			       slowest_link(pl, 8.0 * (double)kb);
-		/* the panel along each process row, as a ring from column qk */
-		phase_clear(&ph);
-		double first = 0;
-		for (size_t p = 0; p < P; p++) {
-			for (size_t q = 0; q < Q; q++)
-				row[q] = p * Q + q;
-			double rows = (double)vproc_cyclic_owned_from(lo, n, b, p, P);
-			double h = ring(&ph, row, Q, qk, 8.0 * rows * (double)kb);
-			if (h > first)
-				first = h;
-		}
-		net += first;
-		accumulate(&ph, port, &bus_s);
-		if (lo2 >= n)
-			break;
-		/* row swaps: kb pivots, (P-1)/P of them across process rows, each
-		 * a row segment of the process's trailing columns both ways */
-		if (P > 1) {
-			phase_clear(&ph);
-			double cross = (double)kb * (double)(P - 1) / (double)P;
-			for (size_t p = 0; p < P; p++)
-				for (size_t q = 0; q < Q; q++) {
-					double cols = (double)vproc_cyclic_owned_from(lo2, n, b, q, Q);
-					size_t a = pl->machine[p * Q + q], o = pl->machine[((p + 1) % P) * Q + q];
-					if (a == o || cols == 0)
-						continue;
-					ph.bytes[a] += 8.0 * cols * cross / (double)P * 2.0;
-					ph.msgs[a] += cross;
-				}
-			net += phase_network(&ph, cross) - phase_network(&ph, 0.0);   /* the latencies */
-			accumulate(&ph, port, &bus_s);
-		}
-		/* the block row: a triangular solve on process row pk, then
-		 * down each process column by MPI_Bcast (tree()) */
-		phase_clear(&ph);
-		for (size_t q = 0; q < Q; q++) {
-			double cols = (double)vproc_cyclic_owned_from(lo2, n, b, q, Q);
-			ph.work[pl->machine[pk * Q + q]] += (double)kb * (double)kb * cols;
-		}
-		for (size_t m = 0; m < nm; m++)
-			busy[m] += ph.work[m] / (pl->mflops[m] * 1e6);
-		if (P > 1) {
-			phase_clear(&ph);
-			first = 0;
-			for (size_t q = 0; q < Q; q++) {
-				for (size_t p = 0; p < P; p++)
-					row[p] = p * Q + q;
-				double cols = (double)vproc_cyclic_owned_from(lo2, n, b, q, Q);
-				double h = tree(&ph, row, P, pk, 8.0 * cols * (double)kb);
-				if (h > first)
-					first = h;
-			}
-			net += first;
-			accumulate(&ph, port, &bus_s);
-		}
-		/* the trailing update: 2 rows x cols x kb per process */
-		phase_clear(&ph);
-		for (size_t p = 0; p < P; p++)
-			for (size_t q = 0; q < Q; q++)
-				ph.work[pl->machine[p * Q + q]] +=
-					2.0 * (double)vproc_cyclic_owned_from(lo2, n, b, p, P) *
-					(double)vproc_cyclic_owned_from(lo2, n, b, q, Q) * (double)kb;
-		for (size_t m = 0; m < nm; m++)
-			busy[m] += ph.work[m] / (pl->mflops[m] * 1e6);
+	*s = (lu_sum){ { pl, buf, buf + nm, buf + 2 * nm, scratch }, line, buf + 3 * nm,
+	               buf + 4 * nm, 0, 0, 0 };
+	return VPROC_OK;
+}
+
+/* The buffers back: work is the start of lu_sum_alloc's block. */
+static void lu_sum_free(lu_sum *s)
+{
+	free(s->ph.work);
+	free(s->line);
+	free(s->ph.scratch);
+}
+
+/* The phase's flops into each machine's busy time: solves and updates
+ * overlap across steps, so they are summed per machine, not per step. */
+static void book_busy(lu_sum *s)
+{
+	const vproc_lu_platform *pl = s->ph.pl;
+	for (size_t m = 0; m < pl->nmachines; m++)
+		s->busy[m] += s->ph.work[m] / (pl->mflops[m] * 1e6);
+}
+
+/* The panel, (n - lo) x kb on process column qk: its flops, and its
+ * pivots down the column, on the critical path. */
+static void panel_factor(lu_sum *s, size_t lo, size_t kb, size_t qk)
+{
+	const vproc_lu_platform *pl = s->ph.pl;
+	size_t P = pl->P, Q = pl->Q;
+	phase_clear(&s->ph);
+	for (size_t p = 0; p < P; p++) {
+		double rows = (double)vproc_cyclic_owned_from(lo, pl->n, pl->b, p, P);
+		s->ph.work[pl->machine[p * Q + qk]] += rows * (double)kb * (double)kb;
 	}
+	s->comp += phase_compute(&s->ph);
+	if (P > 1 && spans_machines(pl, qk, 1))
+		/* per column: the pivot (a reduction) and the pivot row (kb
+		 * words), log2 P steps each, down the column: latency bound */
+		s->net += (double)kb * 2.0 * ceil(log2((double)P)) *
+		          slowest_link(pl, 8.0 * (double)kb);
+}
+
+/* A broadcast in each process row (down_cols 0: the panel, a ring from
+ * column root) or down each process column (1: the block row, MPI_Bcast's
+ * tree from row root), of the line's rows (columns) of index >= from,
+ * kb words each: the slowest first hop joins the critical path. */
+static void broadcast_lines(lu_sum *s, int down_cols, size_t root, size_t from, size_t kb)
+{
+	const vproc_lu_platform *pl = s->ph.pl;
+	size_t nlines = down_cols ? pl->Q : pl->P, len = down_cols ? pl->P : pl->Q;
+	double first = 0;
+	phase_clear(&s->ph);
+	for (size_t i = 0; i < nlines; i++) {
+		for (size_t j = 0; j < len; j++)
+			s->line[j] = down_cols ? j * pl->Q + i : i * pl->Q + j;
+		double owned = (double)vproc_cyclic_owned_from(from, pl->n, pl->b, i, nlines);
+		double bytes = 8.0 * owned * (double)kb;
+		double h = down_cols ? tree(&s->ph, s->line, len, root, bytes)
+		                     : ring(&s->ph, s->line, len, root, bytes);
+		if (h > first)
+			first = h;
+	}
+	s->net += first;
+	accumulate(&s->ph, s->port, &s->bus_s);
+}
+
+/* Row swaps (PDLASWP), P > 1: kb pivots, (P-1)/P of them across process
+ * rows, each a row segment of the process's trailing columns both ways;
+ * their latencies are on the critical path. */
+static void row_swaps(lu_sum *s, size_t lo2, size_t kb)
+{
+	const vproc_lu_platform *pl = s->ph.pl;
+	size_t P = pl->P, Q = pl->Q;
+	phase_clear(&s->ph);
+	double cross = (double)kb * (double)(P - 1) / (double)P;
+	for (size_t p = 0; p < P; p++)
+		for (size_t q = 0; q < Q; q++) {
+			double cols = (double)vproc_cyclic_owned_from(lo2, pl->n, pl->b, q, Q);
+			size_t a = pl->machine[p * Q + q], o = pl->machine[((p + 1) % P) * Q + q];
+			if (a == o || cols == 0)
+				continue;
+			s->ph.bytes[a] += 8.0 * cols * cross / (double)P * 2.0;
+			s->ph.msgs[a] += cross;
+		}
+	s->net += phase_network(&s->ph, cross) - phase_network(&s->ph, 0.0);   /* the latencies */
+	accumulate(&s->ph, s->port, &s->bus_s);
+}
+
+/* The block row's triangular solve on process row pk. */
+static void block_row_solve(lu_sum *s, size_t lo2, size_t kb, size_t pk)
+{
+	const vproc_lu_platform *pl = s->ph.pl;
+	phase_clear(&s->ph);
+	for (size_t q = 0; q < pl->Q; q++) {
+		double cols = (double)vproc_cyclic_owned_from(lo2, pl->n, pl->b, q, pl->Q);
+		s->ph.work[pl->machine[pk * pl->Q + q]] += (double)kb * (double)kb * cols;
+	}
+	book_busy(s);
+}
+
+/* The trailing update: 2 rows x cols x kb per process. */
+static void trailing_update(lu_sum *s, size_t lo2, size_t kb)
+{
+	const vproc_lu_platform *pl = s->ph.pl;
+	size_t P = pl->P, Q = pl->Q;
+	phase_clear(&s->ph);
+	for (size_t p = 0; p < P; p++)
+		for (size_t q = 0; q < Q; q++)
+			s->ph.work[pl->machine[p * Q + q]] +=
+				2.0 * (double)vproc_cyclic_owned_from(lo2, pl->n, pl->b, p, P) *
+				(double)vproc_cyclic_owned_from(lo2, pl->n, pl->b, q, Q) * (double)kb;
+	book_busy(s);
+}
+
+/* Step k of PDGETRF, in lu_time.h's order; 0 after the last panel. */
+static int lu_step(lu_sum *s, size_t k)
+{
+	const vproc_lu_platform *pl = s->ph.pl;
+	size_t lo = k * pl->b, kb = pl->n - lo < pl->b ? pl->n - lo : pl->b, lo2 = lo + kb;
+	size_t pk = k % pl->P, qk = k % pl->Q;
+	panel_factor(s, lo, kb, qk);
+	broadcast_lines(s, 0, qk, lo, kb);
+	if (lo2 >= pl->n)
+		return 0;
+	if (pl->P > 1)
+		row_swaps(s, lo2, kb);
+	block_row_solve(s, lo2, kb, pk);
+	if (pl->P > 1)
+		broadcast_lines(s, 1, pk, lo2, kb);
+	trailing_update(s, lo2, kb);
+	return 1;
+}
+
+/* The prediction from the sums over the steps. */
+static void lu_seconds(const lu_sum *s, vproc_lu_seconds *out)
+{
+	const vproc_lu_platform *pl = s->ph.pl;
 	/* The solves and updates of different steps overlap across machines
 	 * (only the broadcasts order them): they weigh as the busiest
 	 * machine's total, not as the sum of each step's slowest machine. */
 	double most = 0;
-	for (size_t m = 0; m < nm; m++)
-		if (busy[m] > most)
-			most = busy[m];
-	comp += most;
+	for (size_t m = 0; m < pl->nmachines; m++)
+		if (s->busy[m] > most)
+			most = s->busy[m];
+	double comp = s->comp + most;
 	/* The network's throughput bound: the busiest port, or the bus. */
-	double wire = bus_s;
-	for (size_t m = 0; m < nm; m++)
-		if (port[m] > wire)
-			wire = port[m];
-	free(buf);
-	free(row);
-	free(scratch);
+	double wire = s->bus_s;
+	for (size_t m = 0; m < pl->nmachines; m++)
+		if (s->port[m] > wire)
+			wire = s->port[m];
 	out->compute = comp;
 	/* On a switch the ports' bytes overlap the compute (the larger of the
 	 * two bounds); on a bus every byte, the critical path's too, queues on
 	 * the one medium, and the bytes add (Table 3 on its 100 Mb/s bus: the
 	 * larger of the two was half of the measured time). */
 	if (pl->bus)
-		out->total = comp + net + bus_s;
+		out->total = comp + s->net + s->bus_s;
 	else
-		out->total = comp + net > wire ? comp + net : wire;
+		out->total = comp + s->net > wire ? comp + s->net : wire;
 	out->network = out->total - comp;
+}
+
+vproc_status vproc_lu_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
+{
+	if (out == NULL || vproc_lu_platform_check(pl) != VPROC_OK)
+		return VPROC_EINVAL;
+	lu_sum s;
+	if (lu_sum_alloc(&s, pl) != VPROC_OK)
+		return VPROC_ENOMEM;
+	for (size_t k = 0; k * pl->b < pl->n; k++)
+		if (!lu_step(&s, k))
+			break;
+	lu_seconds(&s, out);
+	lu_sum_free(&s);
 	return VPROC_OK;
 }
