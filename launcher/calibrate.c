@@ -242,7 +242,10 @@ static int measure(const hl_config *cfg, const hl_config *job, const hl_plan *pl
 		        CAL_N, CAL_REPS, cfg->nmachines);
 	int rc = hl_run_job(job, plan, &o, &run);
 	double *ms = calloc(cfg->nmachines, sizeof *ms);
-	if (rc == 0 && ms) {
+	if (rc == 0 && ms == NULL) {
+		fprintf(stderr, "hetlaunch: calibrate: out of memory\n");
+		rc = 1;
+	} else if (rc == 0) {
 		size_t got = read_probe_lines(run.job.log, cfg->nmachines, ms);
 		if (got != cfg->nmachines) {
 			fprintf(stderr, "hetlaunch: calibrate: %zu of %zu machines reported (log: %s/log.txt)\n",
