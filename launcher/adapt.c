@@ -151,6 +151,11 @@ static int fill_doc(FILE *f, void *arg)
 static int run_phase(hl_config *pc, const hl_run_opts *o0, const char *dir, size_t k, phase *ph,
                      double *ms)
 {
+	/* Before the plan: a directory that does not fit is refused, not cut. */
+	if ((size_t)snprintf(ph->dir, sizeof ph->dir, "%s/phase%zu", dir, k + 1) >= sizeof ph->dir) {
+		fprintf(stderr, "hetlaunch: adapt: the directory %.40s... is too long\n", dir);
+		return 2;
+	}
 	diag d;
 	diag_init(&d, pc->file);
 	hl_plan plan;
@@ -161,8 +166,6 @@ static int run_phase(hl_config *pc, const hl_run_opts *o0, const char *dir, size
 	}
 	keep_plan(pc, &plan, ph);
 	hl_run_opts o = *o0;
-	if ((size_t)snprintf(ph->dir, sizeof ph->dir, "%.4000s/phase%zu", dir, k + 1) >= sizeof ph->dir)
-		return 2;
 	o.out_dir = ph->dir;
 	hl_run run;
 	int rc = hl_run_job(pc, &plan, &o, &run);

@@ -1066,7 +1066,8 @@ static int check_shapes(diag *d, const yt_node *root, hl_config *cfg, const top_
 }
 
 /* The defaults, and the document's root: -1 (reported) for an empty file
- * or a root that is not a mapping, with nothing left to free. */
+ * or a root that is not a mapping, the root then freed (cfg is
+ * hl_config_free's, as on every failure). */
 static int load_root(const char *path, diag *d, hl_config *cfg, yt_node **root)
 {
 	memset(cfg, 0, sizeof *cfg);

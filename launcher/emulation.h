@@ -35,7 +35,8 @@ typedef struct {
  * (all ranks on this computer), and host_mflops is not used.  host_mflops: this computer's (hl_host_mflops), measured once by
  * the caller so that two runs compare on the same footing.  Returns 0, or
  * -1 with a message in err (exit status 2 for a speed this computer cannot
- * emulate, 1 for a system error: *status says which).
+ * emulate, 1 for a system error: *status says which).  After a failure e
+ * may still hold memory: hl_emu_destroy(e) is safe and frees it.
  */
 int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, hl_emu *e,
                   int *status, char *err, size_t errlen);

@@ -503,7 +503,8 @@ static int job_ranks(job_state *j)
 	const hl_plan *plan = j->plan;
 	if ((j->o->baseline ? hl_ranks_cyclic(plan, &j->ranks) : hl_ranks_from_plan(plan, &j->ranks))
 	    < 0) {
-		memset(&j->ranks, 0, sizeof j->ranks);   /* the layout's to free, as before */
+		/* A failed ranks() freed its own partial arrays: job_free must not. */
+		memset(&j->ranks, 0, sizeof j->ranks);
 		return fail(run, 1, "out of memory");
 	}
 	run->nprow = j->ranks.nprow;

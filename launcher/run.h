@@ -50,9 +50,6 @@ void hl_run_free(hl_run *run);
  * step-by-step LU prediction for 1d, the steady state for 2d. */
 double hl_predicted_speedup(const hl_plan *plan);
 
-
-
-
 /* The report document of INTERFACE.md (without the emulation details). */
 #include "json.h"
 void hl_run_report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run);

@@ -13,6 +13,8 @@
  * two).  So a crowded wait neither polls nor sleeps while the peer it waits
  * for is awake (that peer runs, or waits for a processor, maybe ours): it
  * yields.  A peer asleep cannot send before someone wakes it: sleep.
+ * Under the virtual clock no wait is crowded (vr_backoff_wake): its
+ * ordering's naps already keep the ranks off the processors.
  */
 #include "vproc.h"
 

@@ -13,8 +13,8 @@
  * before the naps beat naps alone (0.30 s against 0.76 s), and shorter
  * naps (8 us) made it worse (3.3 s): they wake the sleepers so often that
  * the ranks with work lose the processor.  With more awake ranks than
- * processors (a crowded wait: 3x3 on 2 cores) the steps change, see
- * vproc/wait_step.c.
+ * processors (a crowded wait: 3x3 on 2 cores; never under the virtual
+ * clock, see vr_backoff_wake) the steps change, see vproc/wait_step.c.
  */
 #define _GNU_SOURCE
 #include <sched.h>
