@@ -15,12 +15,8 @@
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 export HETLAUNCH_HOST_MFLOPS=${HETLAUNCH_HOST_MFLOPS:-2500}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
+make_tmp
 TRUE=tests/adapt/true-speeds.yaml
 WRONG=tests/adapt/wrong-speeds.yaml
 

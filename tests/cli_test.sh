@@ -9,13 +9,8 @@
 # Run from the repository root; HETLAUNCH names the binary under test.
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
+make_tmp
 
 # --- malformed input ---------------------------------------------------------
 for f in tests/bad/*.yaml; do

@@ -18,15 +18,8 @@ HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 DRIVER=${DRIVER:-lib/hetlaunch/hl-driver}
 PRELOAD=${PRELOAD:-lib/libvproc.so}
 PROBE=${PROBE:-lib/hetlaunch/hl-probe}
-pass=0
-fail=0
-tmp=$(mktemp -d /tmp/hetlaunch-driver-test.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-
-ok()  { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+. "$(dirname "$0")/lib.sh"
+make_tmp /tmp/hetlaunch-driver-test.XXXXXX
 
 # --- 1. the same matrix on every grid ------------------------------------
 # drv NP ARGS...: the driver on NP ranks with the preload

@@ -12,20 +12,11 @@
 set -u
 HL_MMM=${HL_MMM:-lib/hetlaunch/hl-mmm}
 PRELOAD=${PRELOAD:-lib/libvproc.so}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
+make_tmp
 
-run() {  # run NRANKS ARGS...: output in $tmp/out, status in $rc
-	local n=$1; shift
-	LD_PRELOAD=$(realpath "$PRELOAD") timeout 120 mpiexec.hydra -n "$n" "$HL_MMM" "$@" \
-		>"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+# run NRANKS ARGS...: output in $tmp/out, status in $rc (lib.sh)
+run() { local n=$1; shift; mpi_run "$n" "$HL_MMM" "$@"; }
 
 # the plan's volume from the rectangles: 8 nb^2 (n/nb) (sum (rows + cols) - 2 n/nb)
 planned() {  # planned N NB BLOCKS

@@ -31,10 +31,7 @@ MH=$ROOT/tests/multihost
 JOB_TIMEOUT=${MULTIHOST_TIMEOUT:-30}
 XDLU=/usr/lib/x86_64-linux-gnu/scalapack/mpich-tests/xdlu
 
-pass=0
-fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$ROOT/tests/lib.sh"
 t0=$(date +%s.%N)
 
 # Every name this run creates starts with PREFIX (<= 11 characters: Linux

@@ -15,12 +15,9 @@ set -u
 HLMW=${HLMW:-lib/hetlaunch/hl-mw}
 PRELOAD=${PRELOAD:-lib/libvproc.so}
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
-tmp=$(mktemp -d /tmp/hetlaunch-mw-test.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok()  { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
+make_tmp /tmp/hetlaunch-mw-test.XXXXXX
+# its own field: the first match, on the first line of TEXT only
 field() { sed -n "1s/.* $1=\([^ ]*\).*/\1/p;1s/.* $1=\([^ ]*\)$/\1/p" <<<"$2" | head -1; }
 run() { LD_PRELOAD=$PRELOAD timeout 120 mpiexec.hydra -n "$@"; }
 
@@ -95,7 +92,6 @@ machines:
   - {name: m0, host: localhost, cycle_time: 1}
   - {name: w, host: localhost, cycle_time: 2, count: 4}
 YAML
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 "$HETLAUNCH" run "$tmp/mw.yaml" --quiet --out "$tmp/run" >/dev/null 2>&1
 rc=$?
 if [ $rc -eq 0 ] && [ "$(json "$tmp/run/report.json" 'd["passed"], d["results"][0]["check"]')" = "True PASSED" ] \

@@ -15,12 +15,9 @@
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 PRELOAD=${PRELOAD_OPENMPI:-lib/hetlaunch/openmpi/libvproc.so}
-pass=0
-fail=0
-tmp=$(mktemp -d /tmp/hetlaunch-openmpi-test.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
+make_tmp /tmp/hetlaunch-openmpi-test.XXXXXX
+# its own json: without Python's error messages
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1" 2>/dev/null; }
 for c in mpirun mpicc.openmpi python3; do
 	command -v $c >/dev/null 2>&1 || { bad "missing $c (scripts/install-deps installs it)"; exit 1; }
@@ -88,25 +85,7 @@ else
 fi
 
 # --- stock testers through hetlaunch ----------------------------------------------------
-yaml() {  # NAME LAYOUT KERNEL EXTRA...
-	local name=$1 layout=$2 kernel=$3; shift 3
-	{
-		echo "name: $name"
-		echo "mpi: openmpi"
-		echo "machines:"
-		echo "  - {name: lhpcb, cycle_time: 100}"
-		echo "  - {name: lhpcf, cycle_time: 143}"
-		echo "  - {name: lhpci, cycle_time: 353}"
-		echo "  - {name: lhpcx, cycle_time: 200}"
-		echo "layout: $layout"
-		echo "kernel: $kernel"
-		echo "n: 240"
-		echo "nb: 16"
-		echo "emulate: true"
-		echo "timeout: 300"
-		for x in "$@"; do echo "$x"; done
-	} >"$tmp/$name.yaml"
-}
+yaml() { lhpc_yaml "$@" "mpi: openmpi"; }  # NAME LAYOUT KERNEL EXTRA...
 yaml lu1d 1d lu "B: 6"
 yaml lu2d 2d lu "grid: [2, 2]" "panel: [3, 3]"
 yaml qr2d 2d qr "grid: [2, 2]" "panel: [3, 3]"

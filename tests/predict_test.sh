@@ -17,13 +17,8 @@ set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 N=${PREDICT_N:-800}
 declare -A TOL=([mm]=0.12 [qr]=0.15)
-pass=0
-fail=0
-tmp=$(mktemp -d /tmp/hetlaunch-predict-test.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-
-ok()  { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
+make_tmp /tmp/hetlaunch-predict-test.XXXXXX
 
 # config SRC NAME KERNEL: SRC with n, the kernel and the virtual clock
 # (flop models only: the times do not depend on this computer's load)

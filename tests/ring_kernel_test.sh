@@ -8,22 +8,11 @@
 set -u
 HL_RING=${HL_RING:-lib/hetlaunch/hl-ring}
 PRELOAD=${PRELOAD:-lib/libvproc.so}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
+make_tmp
 
-run() {  # run NRANKS ARGS...: output in $tmp/out, status in $rc
-	local n=$1; shift
-	LD_PRELOAD=$(realpath "$PRELOAD") timeout 120 mpiexec.hydra -n "$n" "$HL_RING" "$@" \
-		>"$tmp/out" 2>"$tmp/err"
-	rc=$?
-}
-
-# field KEY LINE: the value of key=value in LINE
-field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
+# run NRANKS ARGS...: output in $tmp/out, status in $rc (lib.sh)
+run() { local n=$1; shift; mpi_run "$n" "$HL_RING" "$@"; }
 
 check_run() {  # check_run NRANKS COLUMNS ROWS ITER
 	local n=$1 cols=$2 rows=$3 iter=$4

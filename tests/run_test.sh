@@ -19,17 +19,8 @@ OBJ=${OBJ:-build/release}
 PRELOAD=${PRELOAD:-lib/libvproc.so}
 PATTERNS=$OBJ/tests/mpi/patterns
 PROBE=${PROBE:-lib/hetlaunch/hl-probe}
-pass=0
-fail=0
-tmp=$(mktemp -d /tmp/hetlaunch-run-test.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-
-ok()  { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-
-# json FILE EXPR: evaluate a Python expression on the document d
-json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+. "$(dirname "$0")/lib.sh"
+make_tmp /tmp/hetlaunch-run-test.XXXXXX
 
 # Our jobs run in run directories under $tmp: any process whose working
 # directory or command line is there is ours (other jobs on this computer
@@ -86,20 +77,7 @@ done
 
 # ... and under emulation, with a network (every send is delayed)
 mkdir -p "$tmp/emu-patterns"
-cat >"$tmp/patterns.yaml" <<YAML
-name: patterns
-machines:
-  - {name: fast, cycle_time: 1}
-  - {name: slow, cycle_time: 2}
-B: 4
-n: 64
-nb: 16
-kernel: exec
-program: $PWD/$PATTERNS
-args: [$tmp/emu-patterns]
-emulate: {latency_us: 50, bandwidth_mbps: 1000}
-timeout: 120
-YAML
+patterns_yaml "$PWD/$PATTERNS" "$tmp/emu-patterns" "{latency_us: 50, bandwidth_mbps: 1000}"
 "$HETLAUNCH" run "$tmp/patterns.yaml" --quiet --out "$tmp/run-patterns" 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 0 ] && diff -r "$tmp/plain4" "$tmp/emu-patterns" >/dev/null; then
@@ -193,25 +171,7 @@ else bad "calibrate"; cat "$tmp/err"; fi
 check "calibrate -o writes a machine list that plans" "$HETLAUNCH" plan "$tmp/cal-new.yaml" >/dev/null
 
 # --- 3. stock testers through hetlaunch ------------------------------------
-tester_yaml() {  # NAME LAYOUT KERNEL EXTRA...
-	local name=$1 layout=$2 kernel=$3; shift 3
-	{
-		echo "name: $name"
-		echo "machines:"
-		echo "  - {name: lhpcb, cycle_time: 100}"
-		echo "  - {name: lhpcf, cycle_time: 143}"
-		echo "  - {name: lhpci, cycle_time: 353}"
-		echo "  - {name: lhpcx, cycle_time: 200}"
-		echo "layout: $layout"
-		echo "kernel: $kernel"
-		echo "tester: stock"
-		echo "n: 240"
-		echo "nb: 16"
-		echo "emulate: true"
-		echo "timeout: 300"
-		for x in "$@"; do echo "$x"; done
-	} >"$tmp/$name.yaml"
-}
+tester_yaml() { lhpc_yaml "$@" "tester: stock"; }  # NAME LAYOUT KERNEL EXTRA...
 tester_yaml lu1d 1d lu "B: 6"
 tester_yaml lu2d 2d lu "grid: [2, 2]" "panel: [3, 3]"
 tester_yaml qr1d 1d qr "B: 6"

@@ -16,14 +16,8 @@
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 HETLAUNCH=$(realpath "$HETLAUNCH")
-pass=0
-fail=0
-tmp=$(mktemp -d /tmp/hetlaunch-safety-test.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-
-ok()  { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+. "$(dirname "$0")/lib.sh"
+make_tmp /tmp/hetlaunch-safety-test.XXXXXX
 
 # Our processes: working directory under $tmp (the run directories).
 ours() {

@@ -34,10 +34,7 @@ MH=$ROOT/tests/multihost
 SL=$ROOT/tests/slurm
 JOB_TIMEOUT=${SLURM_TEST_TIMEOUT:-60}
 
-pass=0
-fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$ROOT/tests/lib.sh"
 t0=$(date +%s.%N)
 summary() {
 	printf 'slurm_test: %d passed, %d failed (%s s)\n' "$pass" "$fail" \

@@ -18,14 +18,10 @@ HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 OBJ=${OBJ:-build/release}
 VCLOCK=$PWD/$OBJ/tests/mpi/vclock
 PATTERNS=$PWD/$OBJ/tests/mpi/patterns
-pass=0
-fail=0
+. "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d /tmp/hetlaunch-vclock-test.XXXXXX)
 hog=""
 trap '[ -n "$hog" ] && kill "$hog" 2>/dev/null; rm -rf "$tmp"' EXIT
-
-ok()  { pass=$((pass + 1)); echo "ok: $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 # within A B REL: |A - B| <= REL * |B|
 within() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; if (b < 0) b = -b; exit !(d <= r * b) }'; }
@@ -196,20 +192,8 @@ fi
 # --- 2. patterns: bit-identical under the virtual clock -----------------------
 mkdir -p "$tmp/plain" "$tmp/virt"
 timeout 120 mpiexec.hydra -n 4 "$PATTERNS" "$tmp/plain" >/dev/null 2>&1
-cat >"$tmp/patterns.yaml" <<YAML
-name: patterns
-machines:
-  - {name: fast, cycle_time: 1}
-  - {name: slow, cycle_time: 2}
-B: 4
-n: 64
-nb: 16
-kernel: exec
-program: $PATTERNS
-args: [$tmp/virt]
-emulate: {mflops: 1000, cycle_time: 1, latency_us: 50, bandwidth_mbps: 1000, clock: virtual}
-timeout: 120
-YAML
+patterns_yaml "$PATTERNS" "$tmp/virt" \
+	"{mflops: 1000, cycle_time: 1, latency_us: 50, bandwidth_mbps: 1000, clock: virtual}"
 run patterns
 rc=$?
 n=$(cat "$tmp/plain"/rank-*.txt 2>/dev/null | wc -l)
