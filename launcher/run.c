@@ -895,21 +895,14 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	j.plan = plan;
 	j.o = o;
 	j.run = run;
-	int st = job_ranks(&j);
-	if (st == 0)
-		st = job_program(&j);
-	if (st == 0)
-		st = job_runtime(&j);
-	if (st == 0)
-		st = job_dir(&j);
-	if (st == 0)
-		st = job_files(&j);
-	if (st == 0)
-		st = job_segment(&j);
-	if (st == 0)
-		st = job_command(&j);
-	if (st == 0)
-		st = job_launcher(&j);
+	/* In this order: every refusal (exit 2) before job_dir writes a file. */
+	static int (*const stages[])(job_state *) = {
+		job_ranks, job_program, job_runtime, job_dir, job_files, job_segment, job_command,
+		job_launcher,
+	};
+	int st = 0;
+	for (size_t i = 0; st == 0 && i < sizeof stages / sizeof stages[0]; i++)
+		st = stages[i](&j);
 	if (st == 0 && o->dry_run)
 		print_command(&j);
 	else if (st == 0 && (st = job_spawn(&j)) == 0) {
