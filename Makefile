@@ -411,7 +411,7 @@ fuzz-build: $(FUZZ_BIN)
 fuzz: $(FUZZ_BIN)
 	$(Q)mkdir -p $(FUZZ_DIR)/corpus $(FUZZ_DIR)/artifacts
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(FUZZ_BIN) \
-		-max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
+		-max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=2048 -max_len=65536 \
 		-dict=tests/fuzz/keys.dict -artifact_prefix=$(FUZZ_DIR)/artifacts/ \
 		-print_final_stats=1 $(FUZZ_DIR)/corpus configs tests/good tests/bad
 

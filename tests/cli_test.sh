@@ -425,5 +425,13 @@ sed 's/^layout: 2d/layout: 2d\norder: grouped/' configs/table3-emulated.yaml >"$
 [ $rc = 2 ] && grep -q "o-2d.yaml:[0-9]*:[0-9]*: .*order" "$tmp/err" \
 	&& ok || bad "order on layout 2d: rc $rc, $(cat "$tmp/err")"
 
+# layout: master-worker plans up to 2^20 block products (r t s); one more
+# is refused at blocks' line (tests/bad/mw-blocks-too-many.yaml).
+for b in "1024, 1024, 1:0" "1025, 1024, 1:2"; do
+	sed "s/^blocks: .*/blocks: [${b%:*}]/" configs/mw-small.yaml >"$tmp/mw-cap.yaml"
+	"$HETLAUNCH" plan "$tmp/mw-cap.yaml" >/dev/null 2>"$tmp/err"; rc=$?
+	[ $rc = "${b#*:}" ] && ok || bad "blocks: [${b%:*}]: rc $rc, want ${b#*:}: $(cat "$tmp/err")"
+done
+
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
