@@ -89,12 +89,11 @@ static int cmp_by_time(const void *x, const void *y, void *arg)
 	return (a > b) - (a < b);
 }
 
-static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
+/* The machines by cycle time, ties in list order, so that the set left
+ * out of a smaller grid is stable. */
+static int sort_machines_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 {
 	size_t N = cfg->nmachines;
-	plan->M = hl_config_blocks(cfg);
-	/* The machines by cycle time, ties in list order, so that the set left
-	 * out of a smaller grid is stable. */
 	plan->t = malloc(N * sizeof *plan->t);
 	plan->sel = malloc(N * sizeof *plan->sel);
 	if (!plan->t || !plan->sel) {
@@ -107,27 +106,39 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 	}
 	qsort_r(plan->sel, N, sizeof *plan->sel, cmp_by_time, plan->t);
 	plan->ideal = vproc_cost_ideal(N, plan->t);
+	return 0;
+}
 
+/* p x q: grid: as given, else chosen (000 s4.3.1, vproc/grid_shape.c). */
+static int choose_grid_2d(const hl_config *cfg, diag *d, hl_plan *plan)
+{
+	size_t N = cfg->nmachines;
 	if (cfg->grid[0]) {
 		plan->p = cfg->grid[0];
 		plan->q = cfg->grid[1];
-	} else {
-		if (N > HL_SHAPE_MAX) {
-			diag_error(d, 0, 0, "%zu machines: hetlaunch chooses the grid for at most %d; "
-			           "give grid: [p, q]", N, HL_SHAPE_MAX);
-			return -1;
-		}
-		plan->beta = cfg->comm_cost > 0 ? cfg->comm_cost : plan->t[plan->sel[0]];
-		vproc_status st = vproc_grid_choose_shape(N, plan->t, plan->M, plan->beta,
-		                                          &plan->shape);
-		if (st != VPROC_OK) {
-			diag_error(d, 0, 0, "cannot choose the grid: %s", vproc_strerror(st));
-			return -1;
-		}
-		plan->p = plan->shape.p;
-		plan->q = plan->shape.q;
-		plan->grid_auto = 1;
+		return 0;
 	}
+	if (N > HL_SHAPE_MAX) {
+		diag_error(d, 0, 0, "%zu machines: hetlaunch chooses the grid for at most %d; "
+		           "give grid: [p, q]", N, HL_SHAPE_MAX);
+		return -1;
+	}
+	plan->beta = cfg->comm_cost > 0 ? cfg->comm_cost : plan->t[plan->sel[0]];
+	vproc_status st = vproc_grid_choose_shape(N, plan->t, plan->M, plan->beta, &plan->shape);
+	if (st != VPROC_OK) {
+		diag_error(d, 0, 0, "cannot choose the grid: %s", vproc_strerror(st));
+		return -1;
+	}
+	plan->p = plan->shape.p;
+	plan->q = plan->shape.q;
+	plan->grid_auto = 1;
+	return 0;
+}
+
+/* The fastest p q machines arranged on the grid, exactly or by the
+ * heuristic; T their cycle times in grid order. */
+static int arrange_grid_2d(const hl_config *cfg, diag *d, hl_plan *plan)
+{
 	size_t p = plan->p, q = plan->q, pq = p * q;
 	/* Resource selection: a grid smaller than the list keeps the fastest. */
 	plan->tsel = malloc(pq * sizeof *plan->tsel);
@@ -138,7 +149,7 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 	}
 	for (size_t k = 0; k < pq; k++)
 		plan->tsel[k] = plan->t[plan->sel[k]];
-	plan->dropped = N - pq;
+	plan->dropped = cfg->nmachines - pq;
 
 	vproc_status st;
 	int exact = cfg->arrangement == HL_ARR_EXACT ||
@@ -164,9 +175,17 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 	for (size_t x = 0; x < pq; x++)
 		plan->T[x] = plan->tsel[plan->grid.arr[x]];
 	plan->bound = vproc_grid_bound(pq, plan->tsel);
+	return 0;
+}
 
-	size_t Bp = cfg->panel[0], Bq = cfg->panel[1];
-	if (Bp == 0) {
+/* Bp x Bq: panel: as given, else the smallest whose efficiency is within
+ * HL_B_TOLERANCE under max_procs (vproc_panel_choose). */
+static int choose_panel_2d(const hl_config *cfg, diag *d, hl_plan *plan, size_t *Bp, size_t *Bq)
+{
+	size_t p = plan->p, q = plan->q, pq = p * q;
+	*Bp = cfg->panel[0];
+	*Bq = cfg->panel[1];
+	if (*Bp == 0) {
 		size_t cap = cfg->max_procs;
 		if (cap < pq) {
 			diag_error(d, 0, 0, "max_procs = %zu is smaller than the %zu x %zu grid", cap, p, q);
@@ -177,26 +196,34 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 			           "%zu x %zu grid needs", cfg->n, cfg->nb, plan->M, p, q);
 			return -1;
 		}
-		st = vproc_panel_choose(p, q, plan->T, plan->grid.r, plan->grid.c, cap, plan->M,
-		                        HL_B_TOLERANCE, &Bp, &Bq);
+		vproc_status st = vproc_panel_choose(p, q, plan->T, plan->grid.r, plan->grid.c, cap,
+		                                     plan->M, HL_B_TOLERANCE, Bp, Bq);
 		plan->panel_auto = 1;
 		if (st != VPROC_OK) {
 			diag_error(d, 0, 0, "cannot choose the panel: %s", vproc_strerror(st));
 			return -1;
 		}
 	}
-	if (Bp < p || Bq < q) {
+	if (*Bp < p || *Bq < q) {
 		diag_error(d, 0, 0, "panel %zu x %zu is smaller than the chosen %zu x %zu grid: "
-		           "every grid row and column needs a virtual row and column", Bp, Bq, p, q);
+		           "every grid row and column needs a virtual row and column", *Bp, *Bq, p, q);
 		return -1;
 	}
-	st = vproc_panel_build(p, q, plan->T, plan->grid.r, plan->grid.c, Bp, Bq, &plan->panel);
+	return 0;
+}
+
+/* The Bp x Bq panel over the grid; for a product its rows and columns
+ * grouped by grid row and column, as the 1D slice (layout_1d.c): the
+ * counts, hence the balance, are kept. */
+static int build_panel_2d(const hl_config *cfg, diag *d, hl_plan *plan, size_t Bp, size_t Bq)
+{
+	size_t p = plan->p, q = plan->q;
+	vproc_status st = vproc_panel_build(p, q, plan->T, plan->grid.r, plan->grid.c, Bp, Bq,
+	                                    &plan->panel);
 	if (st != VPROC_OK) {
 		diag_error(d, 0, 0, "panel %zu x %zu: %s", Bp, Bq, vproc_strerror(st));
 		return -1;
 	}
-	/* A product: rows and columns grouped by grid row and column, as the
-	 * 1D slice (layout_1d.c); the counts, hence the balance, are kept. */
 	if (hl_kernel_row(cfg->kernel, cfg->stock)->order_free) {
 		if (vproc_pattern_group(p, Bp, plan->panel.row_pattern) != VPROC_OK ||
 		    vproc_pattern_group(q, Bq, plan->panel.col_pattern) != VPROC_OK) {
@@ -205,17 +232,36 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 		}
 		plan->grouped = 1;
 	}
-	/* Per b x b block of the panel, in units of cycle_time. */
-	plan->cyclic = vproc_cost_cyclic(pq, plan->tsel);
+	return 0;
+}
+
+/* Per b x b block of the panel, in units of cycle_time: cyclic, ours and
+ * the Kalinov-Lastovetsky baseline. */
+static int costs_2d(diag *d, hl_plan *plan, size_t Bp, size_t Bq)
+{
+	size_t p = plan->p, q = plan->q;
+	plan->cyclic = vproc_cost_cyclic(p * q, plan->tsel);
 	plan->hetero = plan->panel.load / ((double)Bp * (double)Bq);
 	double kl;
-	st = vproc_kl_panel_time(p, q, plan->T, Bp, Bq, &kl);
+	vproc_status st = vproc_kl_panel_time(p, q, plan->T, Bp, Bq, &kl);
 	if (st != VPROC_OK) {
 		diag_error(d, 0, 0, "Kalinov-Lastovetsky baseline: %s", vproc_strerror(st));
 		return -1;
 	}
 	plan->kl = kl / ((double)Bp * (double)Bq);
 	return 0;
+}
+
+/* The 2D plan (000 s4): machines sorted, grid, arrangement, panel, costs. */
+static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
+{
+	plan->M = hl_config_blocks(cfg);
+	size_t Bp, Bq;
+	if (sort_machines_2d(cfg, d, plan) < 0 || choose_grid_2d(cfg, d, plan) < 0 ||
+	    arrange_grid_2d(cfg, d, plan) < 0 || choose_panel_2d(cfg, d, plan, &Bp, &Bq) < 0 ||
+	    build_panel_2d(cfg, d, plan, Bp, Bq) < 0)
+		return -1;
+	return costs_2d(d, plan, Bp, Bq);
 }
 
 
