@@ -1,6 +1,6 @@
 # hetlaunch -- plain Makefile (C11, pkg-config, -MMD -MP).
 #
-#   make                  bin/hetlaunch and lib/libvproc.so
+#   make                  bin/hetlaunch and lib/hetlaunch/libhetlaunch-rt.so
 #   make check            build and run every test (installs missing packages)
 #   make VARIANT=san check   the same under AddressSanitizer and UBSan
 #   make bench            planner benchmarks
@@ -56,23 +56,28 @@ endif
 OBJ     := build/$(VARIANT)
 
 BIN       := $(OUT)/bin/hetlaunch
-LIBVPROC  := $(OUT)/lib/libvproc.so
-LIBVPROC_OMPI := $(OUT)/lib/hetlaunch/openmpi/libvproc.so
+LIBRT     := $(OUT)/lib/hetlaunch/libhetlaunch-rt.so
+LIBRT_OMPI := $(OUT)/lib/hetlaunch/openmpi/libhetlaunch-rt.so
 LIBVPROC_A := $(OBJ)/libvproc.a
 
 # vproc/ is pure (no I/O, no MPI): its top level and one folder per family
 # of algorithms (vproc/mmm/, vproc/ring/, vproc/mw/, vproc/dense/), all in
-# libvproc; vproc/runtime/ is the LD_PRELOAD runtime, built into the .so only.
+# libvproc.a.  vproc/runtime/ is the LD_PRELOAD runtime, libhetlaunch-rt.so:
+# its bindings (the interposed calls) over its core, and of the planner
+# only the pure pieces the core calls (nm -u): the calendars, the
+# virtual-time order, the wait steps and the emulation arithmetic -- not
+# LAPACK nor GLPK, which every rank of every job would load for nothing.
 VPROC_SRC    := $(wildcard vproc/*.c) $(filter-out vproc/runtime/%,$(wildcard vproc/*/*.c))
-RUNTIME_SRC  := $(wildcard vproc/runtime/*.c)
+RUNTIME_SRC  := $(wildcard vproc/runtime/core/*.c vproc/runtime/bindings/*.c)
+RT_PURE_SRC  := vproc/emulate.c vproc/vclock.c vproc/vorder.c vproc/wait_step.c
 LAUNCHER_SRC := $(wildcard launcher/*.c)
 TEST_SRC     := $(wildcard tests/test_*.c)
 BENCH_SRC    := $(wildcard tests/bench_*.c)
 
 VPROC_OBJ    := $(VPROC_SRC:%.c=$(OBJ)/%.o)
-# lib/libvproc.so is also the LD_PRELOAD runtime: loaded into programs that
-# were not built with sanitizers, so its objects never are.
-SO_OBJ       := $(VPROC_SRC:%.c=$(OBJ)/so/%.o) $(RUNTIME_SRC:%.c=$(OBJ)/so/%.o)
+# The runtime is loaded into programs that were not built with sanitizers,
+# so its objects never are (but see LIBRT_SAN below).
+SO_OBJ       := $(RT_PURE_SRC:%.c=$(OBJ)/so/%.o) $(RUNTIME_SRC:%.c=$(OBJ)/so/%.o)
 SO_CFLAGS    := $(filter-out -fsanitize% -fno-sanitize%,$(CFLAGS))
 LAUNCHER_OBJ := $(LAUNCHER_SRC:%.c=$(OBJ)/%.o)
 TEST_BIN     := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
@@ -94,14 +99,14 @@ HL_MMM    := $(OUT)/lib/hetlaunch/hl-mmm
 HL_MMM_OMPI := $(OUT)/lib/hetlaunch/openmpi/hl-mmm
 MPI_TESTS := $(OBJ)/tests/mpi/patterns $(OBJ)/tests/mpi/vclock
 
-all: $(BIN) $(LIBVPROC) $(PROBE) $(DRIVER) $(HL_RING) $(MPI_TESTS) $(HLMW) \
-     $(LIBVPROC_OMPI) $(PROBE_OMPI) $(DRIVER_OMPI) $(HL_RING_OMPI) $(HLMW_OMPI) \
+all: $(BIN) $(LIBRT) $(PROBE) $(DRIVER) $(HL_RING) $(MPI_TESTS) $(HLMW) \
+     $(LIBRT_OMPI) $(PROBE_OMPI) $(DRIVER_OMPI) $(HL_RING_OMPI) $(HLMW_OMPI) \
      $(HL_MMM) $(HL_MMM_OMPI)
 
 deps:
 	$(Q)scripts/install-deps
 
-# --- libvproc: position-independent objects, one .so and one .a ----------
+# --- libvproc.a (the planner) and libhetlaunch-rt.so (the runtime) -------
 $(OBJ)/vproc/%.o: vproc/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
@@ -112,29 +117,34 @@ $(OBJ)/so/vproc/%.o: vproc/%.c
 	@$(if $(Q),echo "  CC      $< (shared)")
 	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) -fPIC -Ivproc -MMD -MP -c $< -o $@
 
+# The calls go one way: the bindings include bindings.h (and through it
+# core/core.h); the core is compiled without vproc/runtime/ on its include
+# path, so that it cannot include a binding's header.
+RT_INC = -Ivproc $(if $(filter vproc/runtime/bindings/%,$<),-Ivproc/runtime)
 $(OBJ)/so/vproc/runtime/%.o: vproc/runtime/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(MPICH_CFLAGS) -fPIC -Ivproc -Ivproc/runtime -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(MPICH_CFLAGS) -fPIC $(RT_INC) -MMD -MP -c $< -o $@
 
-$(LIBVPROC): $(SO_OBJ)
+RT_LINK = $(CC) -shared -Wl,-soname,libhetlaunch-rt.so -Wl,--no-undefined -o $@ $^
+$(LIBRT): $(SO_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(MPICH_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lrt -ldl -lm
+	$(Q)$(RT_LINK) $(MPICH_LIBS) -lrt -ldl -lm
 
-# The same runtime for Open MPI (mpi: openmpi): lib/hetlaunch/openmpi/libvproc.so.
+# The same runtime for Open MPI (mpi: openmpi): lib/hetlaunch/openmpi/.
 # ucx.c stays out: it works around MPICH 4.0.2's finalize over UCX.
-OMPI_RUNTIME_SRC := $(filter-out vproc/runtime/ucx.c,$(RUNTIME_SRC))
-OMPI_SO_OBJ  := $(VPROC_SRC:%.c=$(OBJ)/so/%.o) $(OMPI_RUNTIME_SRC:%.c=$(OBJ)/so-openmpi/%.o)
+OMPI_RUNTIME_SRC := $(filter-out vproc/runtime/bindings/ucx.c,$(RUNTIME_SRC))
+OMPI_SO_OBJ  := $(RT_PURE_SRC:%.c=$(OBJ)/so/%.o) $(OMPI_RUNTIME_SRC:%.c=$(OBJ)/so-openmpi/%.o)
 $(OBJ)/so-openmpi/vproc/runtime/%.o: vproc/runtime/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $< (openmpi)")
-	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(OMPI_CFLAGS) -fPIC -Ivproc -Ivproc/runtime -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(OMPI_CFLAGS) -fPIC $(RT_INC) -MMD -MP -c $< -o $@
 
-$(LIBVPROC_OMPI): $(OMPI_SO_OBJ)
+$(LIBRT_OMPI): $(OMPI_SO_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
-	$(Q)$(CC) -shared -Wl,-soname,libvproc.so -Wl,--no-undefined -o $@ $^ $(OMPI_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lrt -ldl -lm
+	$(Q)$(RT_LINK) $(OMPI_LIBS) -lrt -ldl -lm
 
 $(LIBVPROC_A): $(VPROC_OBJ)
 	@mkdir -p $(@D)
@@ -281,18 +291,18 @@ cli: $(BIN)
 
 # End to end with real MPICH, the stock testers and the runtime preload.
 e2e: all
-	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/run_test.sh
+	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBRT) PROBE=$(PROBE) tests/run_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/safety_test.sh
-	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) PRELOAD=$(LIBVPROC) PROBE=$(PROBE) tests/driver_test.sh
-	$(Q)HETLAUNCH=$(BIN) PRELOAD_OPENMPI=$(LIBVPROC_OMPI) tests/openmpi_test.sh
+	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) PRELOAD=$(LIBRT) PROBE=$(PROBE) tests/driver_test.sh
+	$(Q)HETLAUNCH=$(BIN) PRELOAD_OPENMPI=$(LIBRT_OMPI) tests/openmpi_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/multihost_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/slurm_test.sh
-	$(Q)HETLAUNCH=$(BIN) HL_RING=$(HL_RING) PRELOAD=$(LIBVPROC) tests/ring_kernel_test.sh
-	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBVPROC) HETLAUNCH=$(BIN) tests/mw_test.sh
+	$(Q)HETLAUNCH=$(BIN) HL_RING=$(HL_RING) PRELOAD=$(LIBRT) tests/ring_kernel_test.sh
+	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/mw_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/adapt_test.sh
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/vclock_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/predict_test.sh
-	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBVPROC) HETLAUNCH=$(BIN) tests/mmm_test.sh
+	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/mmm_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done
@@ -310,18 +320,17 @@ run: deps
 
 # --- install --------------------------------------------------------------
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/hetlaunch \
 	           $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/hetlaunch/configs
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/hetlaunch
-	install -m 755 $(LIBVPROC) $(DESTDIR)$(PREFIX)/lib/libvproc.so
-	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch
+	install -m 755 $(LIBRT) $(DESTDIR)$(PREFIX)/lib/hetlaunch/libhetlaunch-rt.so
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-probe
 	install -m 755 $(HL_RING) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-ring
 	install -m 755 $(DRIVER) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-driver
 	install -m 755 $(HLMW) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-mw
 	install -m 755 $(HL_MMM) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-mmm
 	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi
-	install -m 755 $(LIBVPROC_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/libvproc.so
+	install -m 755 $(LIBRT_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/libhetlaunch-rt.so
 	install -m 755 $(PROBE_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-probe
 	install -m 755 $(DRIVER_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-driver
 	install -m 755 $(HL_RING_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-ring
@@ -332,8 +341,7 @@ install: all
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/lib/hetlaunch
-	rm -f $(DESTDIR)$(PREFIX)/bin/hetlaunch $(DESTDIR)$(PREFIX)/lib/libvproc.so \
-	      $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/hetlaunch $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/hetlaunch
 
 clean:

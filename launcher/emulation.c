@@ -18,7 +18,7 @@
 
 #include "emulation.h"
 #include "layout_ring.h"
-#include "runtime/shm_layout.h"
+#include "runtime/core/shm_layout.h"
 #include "spawn.h"
 #include "vproc.h"
 
@@ -289,7 +289,7 @@ static void set_machines(const hl_config *cfg, const hl_emu *e, vr_shm *s)
 	}
 }
 
-/* What the runtime reads (runtime/shm_layout.h), into the zero-filled segment. */
+/* What the runtime reads (runtime/core/shm_layout.h), into the zero-filled segment. */
 static void fill_segment(const hl_config *cfg, const hl_ranks *r, const hl_emu *e, vr_shm *s)
 {
 	s->magic = VR_SHM_MAGIC;
@@ -384,7 +384,7 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 			dropped += s->cpu_cal[i].dropped + s->port_cal[i].dropped;
 		jw_key(w, "unstamped"); jw_uint(w, (size_t)atomic_load(&s->unstamped));
 		/* bookings that gave up waiting for virtual-time order
-		 * (vproc/runtime/vorder.c): 0 for a deterministic run */
+		 * (vproc/runtime/core/vorder.c): 0 for a deterministic run */
 		jw_key(w, "out_of_order"); jw_uint(w, (size_t)atomic_load(&s->out_of_order));
 		jw_key(w, "calendar_dropped"); jw_uint(w, (size_t)dropped);
 	}

@@ -1,7 +1,7 @@
 /*
  * emulation.h -- the emulated cluster, seen from hetlaunch (issue 5): the
  * speed of this computer, the speeds and network of the emulated machines,
- * and the shared-memory segment the ranks' runtime (libvproc.so) reads.
+ * and the shared-memory segment the ranks' runtime (libhetlaunch-rt.so) reads.
  * hetlaunch creates the segment before the job and removes it after, on
  * every exit path (hl_emu_destroy also runs from atexit).
  */

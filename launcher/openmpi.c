@@ -47,7 +47,8 @@ int hl_openmpi_program(const hl_kernel_def *row, char *out, size_t len, char *er
 
 const char *hl_mpi_runtime(const hl_config *cfg)
 {
-	return cfg->mpi == HL_MPI_OPENMPI ? "lib/hetlaunch/openmpi/libvproc.so" : "lib/libvproc.so";
+	return cfg->mpi == HL_MPI_OPENMPI ? "lib/hetlaunch/openmpi/libhetlaunch-rt.so"
+	                                   : "lib/hetlaunch/libhetlaunch-rt.so";
 }
 
 typedef struct {

@@ -1,7 +1,7 @@
 /*
  * openmpi.h -- `mpi: openmpi` (issue 17): the stock testers of
  * libscalapack-openmpi, the runtime built against Open MPI's headers
- * (lib/hetlaunch/openmpi/libvproc.so), and the job started by Open MPI's mpirun with
+ * (lib/hetlaunch/openmpi/libhetlaunch-rt.so), and the job started by Open MPI's mpirun with
  * the plan's rankfile.  `mpi: mpich` (the default) is run.c's Hydra
  * command as it always was.
  */
@@ -25,8 +25,8 @@ typedef enum { HL_MPI_MPICH, HL_MPI_OPENMPI } hl_mpi;
  */
 int hl_openmpi_program(const hl_kernel_def *row, char *out, size_t len, char *err, size_t errlen);
 
-/* The runtime under the install prefix: lib/libvproc.so (MPICH) or
- * lib/hetlaunch/openmpi/libvproc.so. */
+/* The runtime under the install prefix: lib/hetlaunch/libhetlaunch-rt.so (MPICH) or
+ * lib/hetlaunch/openmpi/libhetlaunch-rt.so. */
 const char *hl_mpi_runtime(const hl_config *cfg);
 
 /*

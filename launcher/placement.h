@@ -1,6 +1,6 @@
 /*
  * placement.h -- placement verified, not assumed (issue 17): every rank
- * of a run reports where it runs (vproc/runtime/placement.c prints a
+ * of a run reports where it runs (vproc/runtime/core/placement.c prints a
  * tagged line at MPI_Init); this module reads those lines from the job's
  * log and matches each against the host the plan gave the rank.
  */

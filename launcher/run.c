@@ -568,11 +568,12 @@ static int job_runtime(job_state *j)
 	memcpy(run->rank_machine, j->ranks.machine, nranks * sizeof *run->rank_machine);
 	const char *env = cfg->mpi == HL_MPI_OPENMPI ? "HETLAUNCH_PRELOAD_OPENMPI"
 	                                             : "HETLAUNCH_PRELOAD";
-	/* The runtime beside the binary: bin/hetlaunch -> lib/libvproc.so. */
+	/* The runtime beside the binary:
+	 * bin/hetlaunch -> lib/hetlaunch/libhetlaunch-rt.so. */
 	if (!j->o->no_preload &&
 	    hl_beside_binary(env, hl_mpi_runtime(cfg), 0, j->preload, sizeof j->preload) != 0)
 		return fail(run, 1, "cannot find the runtime %s (set %s to its path)",
-		            j->preload[0] ? j->preload : "libvproc.so", env);
+		            j->preload[0] ? j->preload : "libhetlaunch-rt.so", env);
 
 	j->slurm = hl_slurm_wanted(cfg);
 	j->ompi = cfg->mpi == HL_MPI_OPENMPI;

@@ -16,7 +16,7 @@
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 DRIVER=${DRIVER:-lib/hetlaunch/hl-driver}
-PRELOAD=${PRELOAD:-lib/libvproc.so}
+PRELOAD=${PRELOAD:-lib/hetlaunch/libhetlaunch-rt.so}
 PROBE=${PROBE:-lib/hetlaunch/hl-probe}
 . "$(dirname "$0")/lib.sh"
 make_tmp /tmp/hetlaunch-driver-test.XXXXXX

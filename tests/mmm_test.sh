@@ -11,7 +11,7 @@
 # Run from the repository root; HL_MMM, PRELOAD and HETLAUNCH name the binaries.
 set -u
 HL_MMM=${HL_MMM:-lib/hetlaunch/hl-mmm}
-PRELOAD=${PRELOAD:-lib/libvproc.so}
+PRELOAD=${PRELOAD:-lib/hetlaunch/libhetlaunch-rt.so}
 . "$(dirname "$0")/lib.sh"
 make_tmp
 

@@ -249,7 +249,7 @@ else bad "xdlu did not pass on the 1 x 3 grid:"; tail -15 "$tmp/xdlu.out"; fi
 # while the YAML has no env: key).  hetlaunch adds its own -genv LD_PRELOAD
 # (its runtime), which replaces an LD_PRELOAD given here: the finalize
 # work-around (ucx-no-disconnect.c) comes with that runtime
-# (vproc/runtime/ucx.c); without it, `hetlaunch run` here hung after PASSED
+# (vproc/runtime/bindings/ucx.c); without it, `hetlaunch run` here hung after PASSED
 # in about one run of four (3 of 11 test runs) until its timeout:.
 yaml=$tmp/multihost.yaml
 {

@@ -13,7 +13,7 @@
 # HETLAUNCH the binary.
 set -u
 HLMW=${HLMW:-lib/hetlaunch/hl-mw}
-PRELOAD=${PRELOAD:-lib/libvproc.so}
+PRELOAD=${PRELOAD:-lib/hetlaunch/libhetlaunch-rt.so}
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 . "$(dirname "$0")/lib.sh"
 make_tmp /tmp/hetlaunch-mw-test.XXXXXX

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # openmpi_test.sh -- `mpi: openmpi` end to end, with real Open MPI (mpirun),
 # lib/hetlaunch/openmpi/hl-driver, Debian's openmpi build of the stock testers
-# and lib/hetlaunch/openmpi/libvproc.so:
+# and lib/hetlaunch/openmpi/libhetlaunch-rt.so:
 #   * the runtime: tests/mpi/patterns built with mpicc.openmpi gives the
 #     same results with and without the preload (bit-identical but for
 #     floating-point reduce sums, whose order is the algorithm's);
@@ -14,7 +14,7 @@
 # Run from the repository root; HETLAUNCH names the binary.
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
-PRELOAD=${PRELOAD_OPENMPI:-lib/hetlaunch/openmpi/libvproc.so}
+PRELOAD=${PRELOAD_OPENMPI:-lib/hetlaunch/openmpi/libhetlaunch-rt.so}
 . "$(dirname "$0")/lib.sh"
 make_tmp /tmp/hetlaunch-openmpi-test.XXXXXX
 # its own json: without Python's error messages
@@ -102,7 +102,7 @@ for t in lu1d lu2d qr2d chol2d mm2d stocklu1d stocklu2d stockmm2d; do
 	if [ $rc -eq 0 ] && [ "${got% *}" = "True verified" ]; then ok "$t (Open MPI, emulated): passed, placement verified, ${got##* } ranks"
 	else bad "$t (Open MPI): exit $rc, $got: $(tail -3 "$tmp/err")"; tail -5 "$d/log.txt" 2>/dev/null; fi
 	case $t in stock*) prog=/openmpi-tests/ ;; *) prog=/hetlaunch/openmpi/hl-driver ;; esac
-	if grep -q "^mpirun .*--oversubscribe --bind-to none .*-x LD_PRELOAD=[^ ]*/hetlaunch/openmpi/libvproc.so .*$prog" "$d/command.txt"; then
+	if grep -q "^mpirun .*--oversubscribe --bind-to none .*-x LD_PRELOAD=[^ ]*/hetlaunch/openmpi/libhetlaunch-rt.so .*$prog" "$d/command.txt"; then
 		ok "$t: mpirun with the Open MPI runtime and program ($prog)"
 	else bad "$t: command.txt: $(tail -1 "$d/command.txt")"; fi
 	attached=$(json "$d/report.json" 'd["emulation"]["attached"]')

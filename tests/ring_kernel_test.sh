@@ -7,7 +7,7 @@
 # Run from the repository root; HL_RING and PRELOAD name the binaries.
 set -u
 HL_RING=${HL_RING:-lib/hetlaunch/hl-ring}
-PRELOAD=${PRELOAD:-lib/libvproc.so}
+PRELOAD=${PRELOAD:-lib/hetlaunch/libhetlaunch-rt.so}
 . "$(dirname "$0")/lib.sh"
 make_tmp
 

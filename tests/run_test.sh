@@ -16,7 +16,7 @@
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 OBJ=${OBJ:-build/release}
-PRELOAD=${PRELOAD:-lib/libvproc.so}
+PRELOAD=${PRELOAD:-lib/hetlaunch/libhetlaunch-rt.so}
 PATTERNS=$OBJ/tests/mpi/patterns
 PROBE=${PROBE:-lib/hetlaunch/hl-probe}
 . "$(dirname "$0")/lib.sh"

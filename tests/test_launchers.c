@@ -23,7 +23,7 @@
 
 static char *hydra[] = {
 	"mpiexec.hydra", "-f", "/run/hosts.mpich", "-n", "3",
-	"-genv", "LD_PRELOAD", "/opt/hl/lib/libvproc.so",
+	"-genv", "LD_PRELOAD", "/opt/hl/lib/hetlaunch/libhetlaunch-rt.so",
 	"-genv", "HETLAUNCH_PLACEMENT", "1",
 	"-genv", "HETLAUNCH_NB", "16",
 	"/usr/bin/xdlu", "arg", NULL
@@ -52,7 +52,7 @@ static void srun_command(void **state)
 	assert_int_equal(hl_slurm_argv(hydra, "/run/hosts.slurm", &argv, &env), 0);
 	char *a = joined(argv), *e = joined(env);
 	assert_string_equal(a, "srun --mpi=pmi2 --distribution=arbitrary --overcommit --ntasks=3 "
-	                       "--kill-on-bad-exit=1 --export=ALL,LD_PRELOAD=/opt/hl/lib/libvproc.so "
+	                       "--kill-on-bad-exit=1 --export=ALL,LD_PRELOAD=/opt/hl/lib/hetlaunch/libhetlaunch-rt.so "
 	                       "/usr/bin/xdlu arg");
 	/* srun starts each rank: a rank's SLURMD_NODENAME is its own. */
 	assert_string_equal(e, "HETLAUNCH_PLACEMENT=slurm HETLAUNCH_NB=16 "
@@ -67,7 +67,7 @@ static void srun_refuses(void **state)
 {
 	(void)state;
 	char **argv = NULL, **env = NULL;
-	char *comma[] = { "mpiexec.hydra", "-n", "2", "-genv", "LD_PRELOAD", "/a,b/libvproc.so",
+	char *comma[] = { "mpiexec.hydra", "-n", "2", "-genv", "LD_PRELOAD", "/a,b/libhetlaunch-rt.so",
 	                  "prog", NULL };
 	assert_int_equal(hl_slurm_argv(comma, "h", &argv, &env), -1);   /* --export splits at commas */
 	char *rankmap[] = { "mpiexec.hydra", "-f", "h", "-rankmap", "0,1", "-n", "2", "prog", NULL };
@@ -137,7 +137,7 @@ static void mpirun_command(void **state)
 	const char *root = geteuid() == 0 ? "--allow-run-as-root " : "";
 	char want[1024];
 	snprintf(want, sizeof want, "mpirun %s-np 3 --rankfile /run/hosts.openmpi --mca "
-	         "mpi_yield_when_idle 1 -x LD_PRELOAD=/opt/hl/lib/libvproc.so -x "
+	         "mpi_yield_when_idle 1 -x LD_PRELOAD=/opt/hl/lib/hetlaunch/libhetlaunch-rt.so -x "
 	         "HETLAUNCH_PLACEMENT=1 -x HETLAUNCH_NB=16 /usr/bin/xdlu arg", root);
 	assert_string_equal(a, want);
 	free(a);
@@ -204,9 +204,9 @@ static void programs(void **state)
 	assert_int_equal(hl_openmpi_program(exec, out, sizeof out, err, sizeof err), -1);
 	hl_config cfg;
 	memset(&cfg, 0, sizeof cfg);
-	assert_string_equal(hl_mpi_runtime(&cfg), "lib/libvproc.so");
+	assert_string_equal(hl_mpi_runtime(&cfg), "lib/hetlaunch/libhetlaunch-rt.so");
 	cfg.mpi = HL_MPI_OPENMPI;
-	assert_string_equal(hl_mpi_runtime(&cfg), "lib/hetlaunch/openmpi/libvproc.so");
+	assert_string_equal(hl_mpi_runtime(&cfg), "lib/hetlaunch/openmpi/libhetlaunch-rt.so");
 }
 
 int main(void)

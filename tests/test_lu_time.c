@@ -113,7 +113,7 @@ static void two_d_has_column_traffic(void **state)
 }
 
 /* The block row goes down a process column by MPI_Bcast, in two levels
- * (vproc/runtime/coll.c, as MPICH on a cluster): once per other machine of
+ * (vproc/runtime/bindings/coll.c, as MPICH on a cluster): once per other machine of
  * the column.  A 4 x 1 grid on two machines, interleaved (0 1 0 1),
  * against four machines: the same swaps, pivots and panel hops (every
  * neighbour differs in both), but the block row crosses the bus once a

@@ -273,7 +273,7 @@ else
 fi
 
 # A job whose ranks did not load the runtime (here: a preload the loader
-# refuses, as when lib/libvproc.so is rebuilt under a running job) ran
+# refuses, as when lib/hetlaunch/libhetlaunch-rt.so is rebuilt under a running job) ran
 # unemulated: exit 1 and said, not a PASSED run with this computer's times.
 : >"$tmp/empty.so"
 lu_yaml lunp 320 ", clock: virtual, cpu_time: false"

@@ -15,7 +15,7 @@
  * out of order (its real-time escape), only that share-out changes, not
  * the total busy time.
  *
- * Pure: the runtime (vproc/runtime/vclock.c) keeps the calendars in shared
+ * Pure: the runtime (vproc/runtime/core/vclock.c) keeps the calendars in shared
  * memory under a lock.
  */
 #ifndef VPROC_VCLOCK_H
@@ -81,7 +81,7 @@ unsigned long long vproc_vclock_receive(unsigned long long clock, unsigned long 
 
 /*
  * Booking in virtual-time order (vproc/vorder.c; the runtime's
- * vproc/runtime/vorder.c keeps the states in shared memory).  An event is a
+ * vproc/runtime/core/vorder.c keeps the states in shared memory).  An event is a
  * virtual time and the rank whose event it is: events at one time go by
  * rank.  A rank books a calendar at (ready, me) only when every rank that
  * may book it is past that event.
@@ -103,7 +103,7 @@ typedef struct {
 #define VPROC_NEVER (~0ull)
 
 /* A message registered as pending in its receiver's slot (the runtime's
- * shared segment: vproc/runtime/shm_layout.h), and a receive a blocked
+ * shared segment: vproc/runtime/core/shm_layout.h), and a receive a blocked
  * rank waits for (src, stag: -1 for any). */
 typedef struct {
 	unsigned long long arrival;

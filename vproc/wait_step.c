@@ -1,7 +1,7 @@
 /*
  * wait_step.c -- what a blocked rank does after a test that found its
  * message missing: poll again, yield, or sleep (issue 10).  Pure: the
- * runtime (vproc/runtime/wait.c) feeds it the segment's counts and carries
+ * runtime (vproc/runtime/core/wait.c) feeds it the segment's counts and carries
  * the action out.
  *
  * Why: the method puts more processes than processors on one computer

@@ -81,7 +81,7 @@ void *hl_alloc(size_t bytes, const char *what)
 
 typedef double (*wait_fn)(void);
 
-/* The runtime's accumulated wait (vproc/runtime/wait.c), NULL without the
+/* The runtime's accumulated wait (vproc/runtime/core/wait.c), NULL without the
  * preload.  Looked up, not linked: the program runs without it too. */
 static wait_fn runtime_wait(void)
 {

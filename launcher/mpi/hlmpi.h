@@ -59,7 +59,7 @@ void *hl_alloc(size_t bytes, const char *what);
  * barrier), hl_clock_stop after it, which ends with a barrier so that a
  * rank that finishes early counts the rest as waiting.  Wait is the
  * runtime's (the time blocked in MPI calls, hetlaunch_wait_seconds in
- * vproc/runtime/wait.c) when the preload is there, else only the final
+ * vproc/runtime/core/wait.c) when the preload is there, else only the final
  * barrier's; compute = elapsed - wait.  Regions add up.
  */
 typedef struct {

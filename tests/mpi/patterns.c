@@ -1,6 +1,6 @@
 /*
  * patterns.c -- the MPI patterns BLACS uses, for the runtime test: run it
- * with and without LD_PRELOAD=libvproc.so and compare the outputs byte for
+ * with and without LD_PRELOAD=libhetlaunch-rt.so and compare the outputs byte for
  * byte (tests/runtime_test.sh).  Each rank writes OUTDIR/rank-K.txt.  Every result is printed as hex doubles so
  * that "the same" means bit-identical.
  *

@@ -102,7 +102,7 @@ static double ring(phase *ph, const size_t *procs, size_t count, size_t root, do
 
 /* A broadcast by MPI_Bcast from process `root` over procs[0..count-1]:
  * PDGETRF's columnwise topology is ' ', which BLACS hands to MPI_Bcast,
- * and MPICH on a cluster (and the runtime, vproc/runtime/coll.c) sends it
+ * and MPICH on a cluster (and the runtime, vproc/runtime/bindings/coll.c) sends it
  * in two levels: a binomial tree over one leader per machine, then inside
  * each machine.  So the bytes cross once per other machine of the column,
  * each booked on its sender's machine (the leader's parent in the tree),

@@ -34,7 +34,7 @@ void vproc_vsim_free(vproc_vsim *s);
 void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes);
 
 /* MPI_Bcast from index root over first + i * stride, as MPICH and the
- * runtime send it (vproc/runtime/coll.c): a binomial tree over one leader
+ * runtime send it (vproc/runtime/bindings/coll.c): a binomial tree over one leader
  * per machine (the root leads its own), then free inside each machine. */
 void vproc_vsim_bcast(vproc_vsim *s, size_t first, size_t stride, size_t count, size_t root,
                       double bytes);

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "runtime.h"
+#include "bindings.h"
 
 typedef void dgemm_fn(const char *, const char *, const int *, const int *, const int *,
                       const double *, const double *, const int *, const double *,

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime.h"
+#include "bindings.h"
 
 enum { TAG_BCAST = 1, TAG_REDUCE = 2, TAG_BARRIER = 3 };
 

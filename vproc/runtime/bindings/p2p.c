@@ -1,6 +1,6 @@
 /*
- * p2p.c -- the interposed point-to-point calls, MPI_Init/Finalize, the
- * communicator constructors and MPI_Wtime.
+ * p2p.c -- the interposed point-to-point calls, MPI_Init/Finalize and
+ * MPI_Wtime (the communicator constructors: communicators.c).
  *
  * Every wrapper brackets its work with vr_enter()/vr_exit(): the CPU time
  * since the previous MPI call is one compute segment of the emulated
@@ -15,59 +15,15 @@
  */
 #include <stdlib.h>
 
-#include "runtime.h"
-
-/* A handle MPI gives a send may be one a receive had that completed
- * outside Wait/Waitall/Testall (MPI_Test, or a program's Waitany): its
- * entry in comm.c's table would make a later Waitall publish a receive
- * that no message ends (vproc_wait_wake: never), and the rank's bound
- * would rise above what it really waits for. */
-static void forget_receive(int rc, MPI_Request req)
-{
-	if (rc == MPI_SUCCESS && req != MPI_REQUEST_NULL)
-		vr_recv_done(req);
-}
-
-/* The nonblocking send of each mode: the emulated port first, then the
- * send, then the receiver's wake-up. */
-typedef int start_fn(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
-
-static int post_send(start_fn *start, const void *buf, int count, MPI_Datatype type, int dest,
-                     int tag, MPI_Comm comm, MPI_Request *req)
-{
-	vr_send_delay(comm, dest, tag, count, type);
-	/* virtual clock: standard and ready sends are buffered (bsend.c) */
-	int rc = vr_virtual() && start != PMPI_Issend && dest != MPI_PROC_NULL
-	         ? vr_bsend(buf, count, type, dest, tag, comm, req)
-	         : start(buf, count, type, dest, tag, comm, req);
-	vr_wake(comm, dest);
-	forget_receive(rc, *req);
-	return rc;
-}
-
-/* A user's nonblocking send that was buffered gets a complete request. */
-static int user_request(int rc, MPI_Request *req)
-{
-	if (rc == MPI_SUCCESS && *req == MPI_REQUEST_NULL && vr_virtual()) {
-		rc = vr_completed_request(req);
-		forget_receive(rc, *req);
-	}
-	return rc;
-}
-
-int vr_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
-             MPI_Comm comm, MPI_Request *req)
-{
-	return post_send(PMPI_Isend, buf, count, type, dest, tag, comm, req);
-}
+#include "bindings.h"
 
 /* A blocking send of any mode: post it, wait with the receiver kicked. */
-static int blocking_send(start_fn *start, const void *buf, int count, MPI_Datatype type,
+static int blocking_send(vr_start_fn *start, const void *buf, int count, MPI_Datatype type,
                          int dest, int tag, MPI_Comm comm)
 {
 	vr_enter();
 	MPI_Request r;
-	int rc = post_send(start, buf, count, type, dest, tag, comm, &r);
+	int rc = vr_post_send(start, buf, count, type, dest, tag, comm, &r);
 	if (rc == MPI_SUCCESS)
 		rc = vr_wait_peer(&r, MPI_STATUS_IGNORE, comm, dest);
 	vr_exit();
@@ -239,7 +195,7 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, 
               MPI_Request *req)
 {
 	vr_enter();
-	int rc = user_request(vr_isend(buf, count, type, dest, tag, comm, req), req);
+	int rc = vr_user_request(vr_isend(buf, count, type, dest, tag, comm, req), req);
 	vr_exit();
 	return rc;
 }
@@ -248,7 +204,7 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
                MPI_Request *req)
 {
 	vr_enter();
-	int rc = user_request(post_send(PMPI_Irsend, buf, count, type, dest, tag, comm, req), req);
+	int rc = vr_user_request(vr_post_send(PMPI_Irsend, buf, count, type, dest, tag, comm, req), req);
 	vr_exit();
 	return rc;
 }
@@ -369,47 +325,4 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 	vr_wait_unblock();
 	vr_exit();
 	return rc;
-}
-
-/* ---- communicators ------------------------------------------------------- */
-
-/* The constructors agree on a context id inside MPICH, spinning; a
- * cooperative barrier first lets every member arrive before that. */
-int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
-{
-	vr_enter();
-	vr_barrier(comm);
-	int rc = PMPI_Comm_split(comm, color, key, newcomm);
-	if (rc == MPI_SUCCESS && vr_virtual())
-		vr_stamp_create(*newcomm);
-	vr_exit();
-	return rc;
-}
-
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
-{
-	vr_enter();
-	vr_barrier(comm);
-	int rc = PMPI_Comm_dup(comm, newcomm);
-	if (rc == MPI_SUCCESS && vr_virtual())
-		vr_stamp_create(*newcomm);
-	vr_exit();
-	return rc;
-}
-
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
-{
-	vr_enter();
-	vr_barrier(comm);
-	int rc = PMPI_Comm_create(comm, group, newcomm);
-	if (rc == MPI_SUCCESS && vr_virtual())
-		vr_stamp_create(*newcomm);
-	vr_exit();
-	return rc;
-}
-
-int MPI_Comm_free(MPI_Comm *comm)
-{
-	vr_comm_forget(*comm);
-	return PMPI_Comm_free(comm);
 }

@@ -19,7 +19,7 @@
  */
 #include <stdlib.h>
 
-#include "runtime.h"
+#include "core.h"
 
 typedef struct {
 	MPI_Request req;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime.h"
+#include "core.h"
 
 typedef struct {
 	MPI_Comm comm;

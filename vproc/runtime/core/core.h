@@ -1,21 +1,25 @@
 /*
- * runtime.h -- the vproc runtime, loaded by LD_PRELOAD into unmodified MPI
- * programs (issue 5).  It interposes the MPI calls that block (and a few
- * that mark the end of a compute segment) and calls the PMPI entry points.
+ * core.h -- the core of the runtime (libhetlaunch-rt.so, loaded by
+ * LD_PRELOAD into unmodified MPI programs, issue 5): what the bindings
+ * (../bindings/: the interposed MPI, BLAS and clock calls) call.  Nothing
+ * here calls a binding: the core is compiled without ../bindings/ on its
+ * include path.
  *
- *   wait.c   cooperative waiting: test loops that yield, then nap
- *   comm.c   per-communicator state: the shadow communicator for our
- *            collectives, the world rank of each member
- *   emu.c    the emulated cluster: compute charged to a shared machine,
- *            sends delayed on a one-port network
- *   p2p.c    the point-to-point, init/finalize and timer wrappers
- *   coll.c   Bcast, Reduce, Allreduce, Barrier over point-to-point
- *   blas.c   DGEMM charged by its flops
- *   vclock.c emulate: {clock: virtual}: per-rank virtual clocks, message
- *            stamps, the program's clocks (issue 16)
+ *   wait.c     cooperative waiting: test loops that yield, then nap
+ *   comm.c     per-communicator state: the shadow communicator for our
+ *              collectives, the world rank of each member
+ *   emu.c      the emulated cluster: compute charged to a shared machine,
+ *              sends delayed on a one-port network
+ *   send.c     a send on the emulated network (the bindings' sends)
+ *   vclock.c   emulate: {clock: virtual}: per-rank virtual clocks, message
+ *              stamps (issue 16)
+ *   vorder.c   booking in virtual-time order
+ *   bsend.c    buffered standard sends under the virtual clock
+ *   realtime.c the real clocks, for the runtime itself
+ *   placement.c the rank's host, said at MPI_Init
  */
-#ifndef VR_RUNTIME_H
-#define VR_RUNTIME_H
+#ifndef VR_CORE_H
+#define VR_CORE_H
 
 #include <mpi.h>
 
@@ -84,9 +88,16 @@ void vr_futex_wake(_Atomic uint32_t *word);
 struct timespec;
 void vr_futex_sleep(uint32_t why, uint32_t seen, const struct timespec *ts);
 
-/* p2p with the emulated network: what our collectives use */
+/* send.c: a send on the emulated network (port, buffering, wake-up) of
+ * the mode `start` (PMPI_Isend, PMPI_Irsend, PMPI_Issend) ... */
+typedef int vr_start_fn(const void *, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request *);
+int vr_post_send(vr_start_fn *start, const void *buf, int count, MPI_Datatype type, int dest,
+                 int tag, MPI_Comm comm, MPI_Request *req);
+/* ... PMPI_Isend's, what our collectives use */
 int vr_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
              MPI_Comm comm, MPI_Request *req);
+/* A user's nonblocking send that was buffered gets a complete request. */
+int vr_user_request(int rc, MPI_Request *req);
 
 /* vclock.c (issue 16) */
 int vr_virtual(void);
@@ -97,10 +108,14 @@ void vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
 /* After a receive completed: take its stamp, move the clock. */
 void vr_vt_recv(MPI_Comm comm, const MPI_Status *st);
 double vr_vt_wtime(void);
-/* The real clocks, for the runtime itself (clock_gettime is interposed). */
+unsigned long long vr_vt_ns(void);
+/* The time base of the wall clocks (realtime: CLOCK_REALTIME's, else
+ * CLOCK_MONOTONIC's) that the virtual clock counts from. */
+unsigned long long vr_vt_base_ns(int realtime);
+/* realtime.c: the real clocks, for the runtime itself (clock_gettime is
+ * interposed, bindings/clock.c). */
 #include <time.h>
 int vr_real_clock_gettime(clockid_t id, struct timespec *ts);
-unsigned long long vr_vt_ns(void);
 
 /* comm.c: the stamp channel of (comm, tag): 0, or -1 if comm has none.
  * A user communicator's is its duplicate made at creation; our shadow's
@@ -150,8 +165,5 @@ void vr_order_moved(unsigned long long vt);   /* vclock.c: our clock moved */
 
 /* placement.c: the rank's host on stderr (HETLAUNCH_PLACEMENT=1) */
 void vr_placement_report(void);
-
-/* coll.c */
-int vr_barrier(MPI_Comm comm);
 
 #endif

@@ -47,7 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime.h"
+#include "core.h"
 #include "shm_layout.h"
 #include "vproc.h"
 
@@ -173,7 +173,7 @@ int vr_cpus(void)
  * the wrong speed: say why and end the job. */
 static void die(const char *what)
 {
-	fprintf(stderr, "libvproc: %s: %s\n", getenv("HETLAUNCH_SHM"), what);
+	fprintf(stderr, "libhetlaunch-rt: %s: %s\n", getenv("HETLAUNCH_SHM"), what);
 	PMPI_Abort(MPI_COMM_WORLD, 3);
 }
 

@@ -30,7 +30,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "runtime.h"
+#include "core.h"
 
 /* The IPv4 addresses but 127.0.0.1, comma separated, into buf. */
 static void addresses(char *buf, size_t size)

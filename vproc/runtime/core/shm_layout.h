@@ -4,7 +4,7 @@
  * hetlaunch creates it (shm_open, named in HETLAUNCH_SHM), fills the
  * machines and the rank -> machine table, starts the job, reads the
  * counters back into report.json and unlinks it on every exit path.  The
- * ranks' runtime (libvproc.so, LD_PRELOAD) maps it and updates the clocks
+ * ranks' runtime (libhetlaunch-rt.so, LD_PRELOAD) maps it and updates the clocks
  * with lock-free atomics, so siblings on one machine serialize their
  * compute and share its port.
  *

@@ -22,19 +22,15 @@
  * at the sender's clock.
  *
  * The clocks the program reads -- MPI_Wtime, clock_gettime on the wall
- * clocks and gettimeofday -- are the rank's virtual clock, except for
- * calls from the MPI library itself (and UCX, PMI, hwloc, this runtime),
- * whose timeouts must see real time.
+ * clocks and gettimeofday -- are the rank's virtual clock (the bindings:
+ * p2p.c, clock.c).
  */
-#define _GNU_SOURCE
-#include <dlfcn.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
 #include <time.h>
 
-#include "runtime.h"
+#include "core.h"
 #include "shm_layout.h"
 
 static vr_shm *shm;
@@ -232,109 +228,10 @@ void vr_vt_recv(MPI_Comm comm, const MPI_Status *st)
 	vr_order_received(vr_world_rank(comm, st->MPI_SOURCE), chan, stag, arrival);
 }
 
-/* ---- the clocks the program reads -------------------------------------- */
-
-typedef int clock_gettime_fn(clockid_t, struct timespec *);
-typedef int gettimeofday_fn(struct timeval *, void *);
-
-static clock_gettime_fn *real_clock_gettime(void)
+/* The time base of the program's wall clocks (bindings/clock.c). */
+unsigned long long vr_vt_base_ns(int realtime)
 {
-	static clock_gettime_fn *f;
-	if (f == NULL) {
-		void *s = dlsym(RTLD_NEXT, "clock_gettime");
-		memcpy(&f, &s, sizeof f);
-	}
-	return f;
-}
-
-static gettimeofday_fn *real_gettimeofday(void)
-{
-	static gettimeofday_fn *f;
-	if (f == NULL) {
-		void *s = dlsym(RTLD_NEXT, "gettimeofday");
-		memcpy(&f, &s, sizeof f);
-	}
-	return f;
-}
-
-int vr_real_clock_gettime(clockid_t id, struct timespec *ts)
-{
-	return real_clock_gettime()(id, ts);
-}
-
-/* Is a call from this address the program's (virtual time) or the MPI
- * stack's (real time)?  Cached by address. */
-static int caller_is_program(const void *ret)
-{
-	enum { NCACHE = 64 };
-	static const void *addr[NCACHE];
-	static signed char verdict[NCACHE];
-	unsigned h = (unsigned)(((uintptr_t)ret >> 2) % NCACHE);
-	if (addr[h] == ret)
-		return verdict[h];
-	Dl_info info;
-	int program = 1;
-	if (dladdr(ret, &info) && info.dli_fname) {
-		const char *b = strrchr(info.dli_fname, '/');
-		b = b ? b + 1 : info.dli_fname;
-		static const char *const mpi_stack[] = { "libmpi", "libuc", "libpmi", "libhwloc",
-		                                         "libfabric", "libvproc", "libopen-",
-		                                         "libpmix", "libevent", "ld-linux" };
-		for (size_t k = 0; k < sizeof mpi_stack / sizeof *mpi_stack; k++)
-			if (strncmp(b, mpi_stack[k], strlen(mpi_stack[k])) == 0)
-				program = 0;
-	}
-	addr[h] = ret;
-	verdict[h] = (signed char)program;
-	return program;
-}
-
-static int wall_clock(clockid_t id)
-{
-	return id == CLOCK_REALTIME || id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_RAW ||
-	       id == CLOCK_REALTIME_COARSE || id == CLOCK_MONOTONIC_COARSE || id == CLOCK_BOOTTIME;
-}
-
-/* The virtual time of a wall clock, for a call from `ret`: 0, or -1 when
- * the caller is the MPI stack's and must read the real clock.  The compute
- * so far is charged first, as MPI_Wtime does (p2p.c), and before the
- * caller is looked up, so that the look-up is not charged. */
-static int virtual_timespec(clockid_t id, struct timespec *ts, const void *ret)
-{
-	static int inside;   /* a clock read while charging is the runtime's own */
-	if (inside)
-		return -1;
-	inside = 1;
-	vr_enter();
-	int program = caller_is_program(ret);
-	unsigned long long base = id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE
-	                          ? shm->real_base_ns : shm->mono_base_ns;
-	unsigned long long t = base + vt;
-	vr_exit();
-	inside = 0;
-	ts->tv_sec = (time_t)(t / 1000000000ull);
-	ts->tv_nsec = (long)(t % 1000000000ull);
-	return program ? 0 : -1;
-}
-
-int clock_gettime(clockid_t id, struct timespec *ts)
-{
-	if (vclock && wall_clock(id) && virtual_timespec(id, ts, __builtin_return_address(0)) == 0)
-		return 0;
-	return real_clock_gettime()(id, ts);
-}
-
-int gettimeofday(struct timeval *restrict tv, void *restrict tz)
-{
-	struct timespec ts;
-	if (vclock && virtual_timespec(CLOCK_REALTIME, &ts, __builtin_return_address(0)) == 0) {
-		tv->tv_sec = ts.tv_sec;
-		tv->tv_usec = (suseconds_t)(ts.tv_nsec / 1000);
-		if (tz)
-			memset(tz, 0, 2 * sizeof(int));
-		return 0;
-	}
-	return real_gettimeofday()(tv, tz);
+	return realtime ? shm->real_base_ns : shm->mono_base_ns;
 }
 
 double vr_vt_wtime(void)

@@ -60,7 +60,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime.h"
+#include "core.h"
 #include "shm_layout.h"
 #include "vclock.h"
 

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "runtime.h"
+#include "core.h"
 #include "vproc.h"
 
 /* The back-off; HETLAUNCH_WAIT="spins,yields,nap_min_ns,nap_max_ns" and

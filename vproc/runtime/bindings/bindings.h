@@ -1,0 +1,21 @@
+/*
+ * bindings.h -- the runtime's bindings: the interposed calls of the MPI
+ * program (MPI, BLAS, the clocks, UCX's disconnect), each over the core
+ * (core/core.h), which never calls back up.
+ *
+ *   p2p.c           point to point, init/finalize, MPI_Wtime
+ *   coll.c          Bcast, Reduce, Allreduce, Barrier over point-to-point
+ *   communicators.c the communicator constructors and MPI_Comm_free
+ *   blas.c          DGEMM and the level-2/3 kernels charged by their flops
+ *   clock.c         clock_gettime, gettimeofday under the virtual clock
+ *   ucx.c           MPICH 4.0.2's finalize over UCX (MPICH build only)
+ */
+#ifndef VR_BINDINGS_H
+#define VR_BINDINGS_H
+
+#include "core/core.h"
+
+/* coll.c: a cooperative barrier (MPI_Finalize, the constructors) */
+int vr_barrier(MPI_Comm comm);
+
+#endif
