@@ -84,7 +84,7 @@ TEST_BIN     := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
 BENCH_BIN    := $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%)
 
 .SECONDARY:
-.PHONY: all deps check unit cli e2e bench run install uninstall clean
+.PHONY: all deps check unit cli e2e rt-san bench run install uninstall clean
 .DEFAULT_GOAL := all
 
 PROBE     := $(OUT)/lib/hetlaunch/hl-probe
@@ -145,6 +145,36 @@ $(LIBRT_OMPI): $(OMPI_SO_OBJ)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(RT_LINK) $(OMPI_LIBS) -lrt -ldl -lm
+
+# --- the runtime under the sanitizers (VARIANT=san only) ------------------
+# The runtime above is loaded into programs built without sanitizers, so it
+# never has them.  VARIANT=san also builds a sanitized copy,
+# lib/hetlaunch/san/libhetlaunch-rt.so, and rt-san runs it end to end
+# (tests/rt_san_test.sh): preloaded after libasan into unsanitized MPI
+# programs, and through `hetlaunch run` into a sanitized build of the
+# patterns program (whose own libasan then comes first).
+ifeq ($(VARIANT),san)
+LIBRT_SAN    := $(OUT)/lib/hetlaunch/san/libhetlaunch-rt.so
+RT_SAN_OBJ   := $(RT_PURE_SRC:%.c=$(OBJ)/rt-san/%.o) $(RUNTIME_SRC:%.c=$(OBJ)/rt-san/%.o)
+PATTERNS_SAN := $(OBJ)/tests/mpi-san/patterns
+$(OBJ)/rt-san/%.o: %.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< (sanitized runtime)")
+	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) $(MPICH_CFLAGS) -fPIC $(RT_INC) -MMD -MP -c $< -o $@
+
+$(LIBRT_SAN): $(RT_SAN_OBJ)
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  LD      $@")
+	$(Q)$(RT_LINK) $(LDFLAGS) $(MPICH_LIBS) -lrt -ldl -lm
+
+$(PATTERNS_SAN): tests/mpi/patterns.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $< (sanitized)")
+	$(Q)$(CC) -std=c11 $(CFLAGS) -Wall -Wextra -Wno-stringop-overflow $(MPICH_CFLAGS) -o $@ $< \
+		$(LDFLAGS) $(MPICH_LIBS)
+
+-include $(RT_SAN_OBJ:.o=.d)
+endif
 
 $(LIBVPROC_A): $(VPROC_OBJ)
 	@mkdir -p $(@D)
@@ -281,7 +311,7 @@ $(OBJ)/tests/test_kernels: $(OBJ)/tests/test_kernels.o \
 # `make check` installs what is missing first, so that it works on a fresh
 # machine; the build itself then runs in a sub-make that sees the packages.
 check: deps
-	$(Q)$(MAKE) --no-print-directory unit cli e2e
+	$(Q)$(MAKE) --no-print-directory unit cli e2e $(if $(LIBRT_SAN),rt-san)
 
 unit: $(TEST_BIN)
 	$(Q)fail=0; for t in $(TEST_BIN); do echo "== $$t"; $$t || fail=1; done; exit $$fail
@@ -303,6 +333,10 @@ e2e: all
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/vclock_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/predict_test.sh
 	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/mmm_test.sh
+
+rt-san: all $(LIBRT_SAN) $(PATTERNS_SAN)
+	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBRT) PRELOAD_SAN=$(LIBRT_SAN) \
+		PATTERNS_SAN=$(PATTERNS_SAN) tests/rt_san_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done

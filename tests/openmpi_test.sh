@@ -23,6 +23,12 @@ for c in mpirun mpicc.openmpi python3; do
 	command -v $c >/dev/null 2>&1 || { bad "missing $c (scripts/install-deps installs it)"; exit 1; }
 done
 [ -f "$PRELOAD" ] || { bad "no $PRELOAD (make)"; exit 1; }
+# loaded into every rank: MPI and the C library, not LAPACK nor GLPK
+if ldd "$PRELOAD" >"$tmp/ldd" 2>&1 && ! grep -Eq 'lib(lapack|glpk|blas)' "$tmp/ldd"; then
+	ok "$PRELOAD links neither LAPACK nor GLPK"
+else
+	bad "$PRELOAD: $(grep -Eo 'lib(lapack|glpk|blas)[^ ]*' "$tmp/ldd" | tr '\n' ' ')"
+fi
 # Open MPI refuses root unless told (hetlaunch passes --allow-run-as-root itself).
 ROOTOK=()
 [ "$(id -u)" -eq 0 ] && ROOTOK=(--allow-run-as-root)

@@ -60,6 +60,14 @@ no_leftovers() {
 	fi
 }
 
+# --- 0. the runtime is loaded into every rank: it links MPI and the C
+# library, not the planner's LAPACK and GLPK
+if ldd "$PRELOAD" >"$tmp/ldd" 2>&1 && ! grep -Eq 'lib(lapack|glpk|blas)' "$tmp/ldd"; then
+	ok "$PRELOAD links neither LAPACK nor GLPK"
+else
+	bad "$PRELOAD: $(grep -Eo 'lib(lapack|glpk|blas)[^ ]*' "$tmp/ldd" | tr '\n' ' ')"
+fi
+
 # --- 1. the runtime: bit-identical results --------------------------------
 for np in 4 6; do
 	mkdir -p "$tmp/plain$np" "$tmp/pre$np"
