@@ -311,7 +311,8 @@ run: deps
 # --- install --------------------------------------------------------------
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
-	           $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/hetlaunch/configs
+	           $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+	           $(DESTDIR)$(PREFIX)/share/hetlaunch/configs
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/hetlaunch
 	install -m 755 $(LIBVPROC) $(DESTDIR)$(PREFIX)/lib/libvproc.so
 	install -d $(DESTDIR)$(PREFIX)/lib/hetlaunch
@@ -328,12 +329,14 @@ install: all
 	install -m 755 $(HLMW_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-mw
 	install -m 755 $(HL_MMM_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-mmm
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
+	install -m 644 man/hetlaunch.yaml.5 $(DESTDIR)$(PREFIX)/share/man/man5/hetlaunch.yaml.5
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/lib/hetlaunch
 	rm -f $(DESTDIR)$(PREFIX)/bin/hetlaunch $(DESTDIR)$(PREFIX)/lib/libvproc.so \
-	      $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
+	      $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1 \
+	      $(DESTDIR)$(PREFIX)/share/man/man5/hetlaunch.yaml.5
 	rm -rf $(DESTDIR)$(PREFIX)/share/hetlaunch
 
 clean:
