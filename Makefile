@@ -355,7 +355,8 @@ run: deps
 # --- install --------------------------------------------------------------
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/hetlaunch \
-	           $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/hetlaunch/configs
+	           $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5 \
+	           $(DESTDIR)$(PREFIX)/share/hetlaunch/configs
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/hetlaunch
 	install -m 755 $(LIBRT) $(DESTDIR)$(PREFIX)/lib/hetlaunch/libhetlaunch-rt.so
 	install -m 755 $(PROBE) $(DESTDIR)$(PREFIX)/lib/hetlaunch/hl-probe
@@ -371,11 +372,13 @@ install: all
 	install -m 755 $(HLMW_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-mw
 	install -m 755 $(HL_MMM_OMPI) $(DESTDIR)$(PREFIX)/lib/hetlaunch/openmpi/hl-mmm
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
+	install -m 644 man/hetlaunch.yaml.5 $(DESTDIR)$(PREFIX)/share/man/man5/hetlaunch.yaml.5
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/lib/hetlaunch
-	rm -f $(DESTDIR)$(PREFIX)/bin/hetlaunch $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/hetlaunch $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1 \
+	      $(DESTDIR)$(PREFIX)/share/man/man5/hetlaunch.yaml.5
 	rm -rf $(DESTDIR)$(PREFIX)/share/hetlaunch
 
 clean:
