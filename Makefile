@@ -70,7 +70,11 @@ LIBVPROC_A := $(OBJ)/libvproc.a
 VPROC_SRC    := $(wildcard vproc/*.c) $(filter-out vproc/runtime/%,$(wildcard vproc/*/*.c))
 RUNTIME_SRC  := $(wildcard vproc/runtime/core/*.c vproc/runtime/bindings/*.c)
 RT_PURE_SRC  := vproc/emulate.c vproc/vclock.c vproc/vorder.c vproc/wait_step.c
-LAUNCHER_SRC := $(wildcard launcher/*.c)
+# launcher/ in the order of its pipeline: config/ (YAML -> machines), layouts/
+# (the plan), launch/ (files -> job), report/, over util/; cli/ the commands.
+LAUNCHER_DIRS := util config layouts launch report cli
+LAUNCHER_SRC := $(foreach d,$(LAUNCHER_DIRS),$(wildcard launcher/$(d)/*.c))
+LAUNCHER_INC := $(LAUNCHER_DIRS:%=-Ilauncher/%)
 TEST_SRC     := $(wildcard tests/test_*.c)
 BENCH_SRC    := $(wildcard tests/bench_*.c)
 
@@ -184,7 +188,7 @@ $(LIBVPROC_A): $(VPROC_OBJ)
 $(OBJ)/launcher/%.o: launcher/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) $(YAML_CFLAGS) -Ivproc -Ilauncher -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) $(YAML_CFLAGS) -Ivproc $(LAUNCHER_INC) -MMD -MP -c $< -o $@
 
 $(BIN): $(LAUNCHER_OBJ) $(LIBVPROC_A)
 	@mkdir -p $(@D)
@@ -193,47 +197,47 @@ $(BIN): $(LAUNCHER_OBJ) $(LIBVPROC_A)
 
 # --- MPI programs: the calibration probe and the runtime's test program ---
 # Built against MPICH by pkg-config (mpicc would be Open MPI here).
-$(PROBE): launcher/mpi/probe.c
+$(PROBE): launcher/programs/probe.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas
 
 # The same probe for Open MPI (calibrate with mpi: openmpi).
-$(PROBE_OMPI): launcher/mpi/probe.c
+$(PROBE_OMPI): launcher/programs/probe.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $< (openmpi)")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra $(OMPI_CFLAGS) -o $@ $< $(OMPI_LIBS) -lblas
 
 # layout: ring's stencil (paper 004).
-$(HL_RING): launcher/mpi/ring.c
+$(HL_RING): launcher/programs/ring.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas -lm
 # hl-driver (issue 10): stock ScaLAPACK (scalapack-mpich), the shared MPI
-# helper launcher/mpi/hlmpi.c, and vproc/dense/'s array sizes.  Like the
+# helper launcher/programs/hlmpi.c, and vproc/dense/'s array sizes.  Like the
 # probe it runs under the LD_PRELOAD runtime, so never with sanitizers
 # (SO_CFLAGS, and the .so's unsanitized object of vproc/dense/memory.c).
 # Debian's scalapack-mpich.pc also names Open MPI (-L.../openmpi/lib -lmpi):
 # linked in, its MPI_* symbols would shadow MPICH's and the ranks crash.
 DRIVER_LIBS = $(filter-out -lmpi -L%/openmpi/lib,$(SCALAPACK_LIBS))
-$(OBJ)/launcher/mpi/%.o: launcher/mpi/%.c
+$(OBJ)/launcher/programs/%.o: launcher/programs/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(MPICH_CFLAGS) -Ivproc -MMD -MP -c $< -o $@
 
-$(DRIVER): $(OBJ)/launcher/mpi/driver.o $(OBJ)/launcher/mpi/hlmpi.o $(OBJ)/so/vproc/dense/memory.o
+$(DRIVER): $(OBJ)/launcher/programs/driver.o $(OBJ)/launcher/programs/hlmpi.o $(OBJ)/so/vproc/dense/memory.o
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ $(DRIVER_LIBS) $(MPICH_LIBS) -ldl -lm
 
 # hl-mmm, paper 001's product on a rectangle partition (layout: columns):
 # hlmpi.c's result lines and clocks (it names BLACS, hence DRIVER_LIBS).
-$(HL_MMM): $(OBJ)/launcher/mpi/mmm.o $(OBJ)/launcher/mpi/hlmpi.o
+$(HL_MMM): $(OBJ)/launcher/programs/mmm.o $(OBJ)/launcher/programs/hlmpi.o
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ $(DRIVER_LIBS) $(MPICH_LIBS) -lblas -ldl -lm
 
-$(HL_MMM_OMPI): $(OBJ)/openmpi/launcher/mpi/mmm.o $(OBJ)/openmpi/launcher/mpi/hlmpi.o
+$(HL_MMM_OMPI): $(OBJ)/openmpi/launcher/programs/mmm.o $(OBJ)/openmpi/launcher/programs/hlmpi.o
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ $(SCALAPACK_OMPI_LIBS) $(OMPI_LIBS) -lblas -ldl -lm
@@ -241,7 +245,7 @@ $(HL_MMM_OMPI): $(OBJ)/openmpi/launcher/mpi/mmm.o $(OBJ)/openmpi/launcher/mpi/hl
 # hl-mw, paper 003's master-worker product: plans with vproc/mw/, compiled
 # in without sanitizers, since it runs under the runtime preload.
 HLMW_SRC := $(wildcard vproc/mw/*.c) vproc/error.c
-$(HLMW): launcher/mpi/mw.c $(HLMW_SRC) $(wildcard vproc/*.h vproc/mw/*.h)
+$(HLMW): launcher/programs/mw.c $(HLMW_SRC) $(wildcard vproc/*.h vproc/mw/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wno-stringop-overflow $(MPICH_CFLAGS) -Ivproc -o $@ $< $(HLMW_SRC) $(MPICH_LIBS) -lblas -lm
@@ -249,23 +253,23 @@ $(HLMW): launcher/mpi/mw.c $(HLMW_SRC) $(wildcard vproc/*.h vproc/mw/*.h)
 # The driver and hl-ring for Open MPI (mpi: openmpi), beside its runtime:
 # the same sources against Open MPI's headers and libscalapack-openmpi.
 SCALAPACK_OMPI_LIBS = $(shell $(PKG_CONFIG) --libs scalapack-openmpi 2>/dev/null)
-$(OBJ)/openmpi/launcher/mpi/%.o: launcher/mpi/%.c
+$(OBJ)/openmpi/launcher/programs/%.o: launcher/programs/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $< (openmpi)")
 	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(OMPI_CFLAGS) -Ivproc -MMD -MP -c $< -o $@
 
-$(DRIVER_OMPI): $(OBJ)/openmpi/launcher/mpi/driver.o $(OBJ)/openmpi/launcher/mpi/hlmpi.o \
+$(DRIVER_OMPI): $(OBJ)/openmpi/launcher/programs/driver.o $(OBJ)/openmpi/launcher/programs/hlmpi.o \
 		$(OBJ)/so/vproc/dense/memory.o
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ $(SCALAPACK_OMPI_LIBS) $(OMPI_LIBS) -ldl -lm
 
-$(HL_RING_OMPI): launcher/mpi/ring.c
+$(HL_RING_OMPI): launcher/programs/ring.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $< (openmpi)")
 	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra $(OMPI_CFLAGS) -o $@ $< $(OMPI_LIBS) -lblas -lm
 
-$(HLMW_OMPI): launcher/mpi/mw.c $(HLMW_SRC) $(wildcard vproc/*.h vproc/mw/*.h)
+$(HLMW_OMPI): launcher/programs/mw.c $(HLMW_SRC) $(wildcard vproc/*.h vproc/mw/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $< (openmpi)")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wno-stringop-overflow $(OMPI_CFLAGS) -Ivproc -o $@ $< $(HLMW_SRC) $(OMPI_LIBS) -lblas -lm
@@ -279,33 +283,33 @@ $(OBJ)/tests/mpi/%: tests/mpi/%.c
 $(OBJ)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(CFLAGS) $(CMOCKA_CFLAGS) -Ivproc -Itests -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(CFLAGS) $(CMOCKA_CFLAGS) -Ivproc -Itests $(LAUNCHER_INC) -MMD -MP -c $< -o $@
 
 $(OBJ)/tests/%: $(OBJ)/tests/%.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_hostfile also links the launcher modules it tests.
 $(OBJ)/tests/test_hostfile: $(OBJ)/tests/test_hostfile.o \
-		$(addprefix $(OBJ)/launcher/,hostfile.o fsutil.o diag.o) $(LIBVPROC_A)
+		$(OBJ)/launcher/launch/hostfile.o $(OBJ)/launcher/util/fsutil.o $(OBJ)/launcher/util/diag.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_placement links the module it tests (and the JSON writer it prints with).
 $(OBJ)/tests/test_placement: $(OBJ)/tests/test_placement.o \
-		$(addprefix $(OBJ)/launcher/,placement.o json.o) $(LIBVPROC_A)
+		$(OBJ)/launcher/launch/placement.o $(OBJ)/launcher/util/json.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # test_launchers links the srun and mpirun command makers (and the testers' paths).
 $(OBJ)/tests/test_launchers: $(OBJ)/tests/test_launchers.o \
-		$(addprefix $(OBJ)/launcher/,slurm.o openmpi.o testers.o kernels.o fsutil.o) $(LIBVPROC_A)
+		$(OBJ)/launcher/launch/slurm.o $(OBJ)/launcher/launch/openmpi.o $(OBJ)/launcher/launch/testers.o $(OBJ)/launcher/config/kernels.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # test_testers links the module it tests (its data: tests/data/).
-$(OBJ)/tests/test_testers: $(OBJ)/tests/test_testers.o $(OBJ)/launcher/testers.o $(LIBVPROC_A)
+$(OBJ)/tests/test_testers: $(OBJ)/tests/test_testers.o $(OBJ)/launcher/launch/testers.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_kernels links the kernel table and what it reads with.
 $(OBJ)/tests/test_kernels: $(OBJ)/tests/test_kernels.o \
-		$(addprefix $(OBJ)/launcher/,kernels.o testers.o fsutil.o) $(LIBVPROC_A)
+		$(OBJ)/launcher/config/kernels.o $(OBJ)/launcher/launch/testers.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # `make check` installs what is missing first, so that it works on a fresh
@@ -384,9 +388,9 @@ uninstall:
 clean:
 	rm -rf build bin lib
 
--include $(OMPI_SO_OBJ:.o=.d) $(OBJ)/openmpi/launcher/mpi/driver.d $(OBJ)/openmpi/launcher/mpi/hlmpi.d \
-         $(OBJ)/openmpi/launcher/mpi/mmm.d
--include $(OBJ)/launcher/mpi/driver.d $(OBJ)/launcher/mpi/hlmpi.d $(OBJ)/launcher/mpi/mmm.d
+-include $(OMPI_SO_OBJ:.o=.d) $(OBJ)/openmpi/launcher/programs/driver.d $(OBJ)/openmpi/launcher/programs/hlmpi.d \
+         $(OBJ)/openmpi/launcher/programs/mmm.d
+-include $(OBJ)/launcher/programs/driver.d $(OBJ)/launcher/programs/hlmpi.d $(OBJ)/launcher/programs/mmm.d
 -include $(SO_OBJ:.o=.d) $(VPROC_OBJ:.o=.d) $(LAUNCHER_OBJ:.o=.d) $(TEST_SRC:tests/%.c=$(OBJ)/tests/%.d) \
          $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%.d)
 
@@ -400,7 +404,7 @@ EXP_BIN := $(OBJ)/experiments/repro
 # One folder per paper (experiments/<paper>/*.c, each a table of ids), the
 # harness, and the project's JSON writer and atomic files.
 EXP_SRC := experiments/repro.c experiments/harness.c experiments/parallel.c $(wildcard experiments/*/*.c)
-EXP_OBJ := $(EXP_SRC:%.c=$(OBJ)/%.o) $(OBJ)/launcher/json.o $(OBJ)/launcher/fsutil.o
+EXP_OBJ := $(EXP_SRC:%.c=$(OBJ)/%.o) $(OBJ)/launcher/util/json.o $(OBJ)/launcher/util/fsutil.o
 
 .PHONY: experiments experiments-check
 experiments: $(EXP_BIN)
@@ -408,7 +412,7 @@ experiments: $(EXP_BIN)
 $(OBJ)/experiments/%.o: experiments/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) -Ivproc -Itests -Iexperiments -Ilauncher -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) -Ivproc -Itests -Iexperiments $(LAUNCHER_INC) -MMD -MP -c $< -o $@
 
 $(EXP_BIN): $(EXP_OBJ) $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(EXP_OBJ) $(LIBVPROC_A) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
@@ -432,8 +436,7 @@ FUZZ_DIR     := build/fuzz
 # the commands (main.c, cmd_run.c, calibrate.c, and measured.c, simulate.c,
 # adapt.c
 # which call into them) are not what it fuzzes
-FUZZ_CMDS    := launcher/main.c launcher/cmd_run.c launcher/calibrate.c \
-                launcher/measured.c launcher/simulate.c launcher/adapt.c
+FUZZ_CMDS    := $(wildcard launcher/cli/*.c) launcher/report/measured.c
 FUZZ_SRC     := $(filter-out $(FUZZ_CMDS),$(LAUNCHER_SRC)) \
                 $(VPROC_SRC)
 FUZZ_OBJS    := $(FUZZ_SRC:%.c=$(FUZZ_DIR)/%.o)
@@ -444,11 +447,11 @@ $(FUZZ_DIR)/%.o: %.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  FUZZCC  $<")
 	$(Q)$(FUZZ_CC) $(CSTD) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(YAML_CFLAGS) \
-		-Ivproc -Ilauncher -MMD -MP -c $< -o $@
+		-Ivproc $(LAUNCHER_INC) -MMD -MP -c $< -o $@
 
 $(FUZZ_BIN): tests/fuzz/fuzz_config.c $(FUZZ_OBJS)
 	@$(if $(Q),echo "  FUZZLD  $@")
-	$(Q)$(FUZZ_CC) $(CSTD) $(FUZZ_FLAGS) -fsanitize=fuzzer -Ivproc -Ilauncher -o $@ $^ \
+	$(Q)$(FUZZ_CC) $(CSTD) $(FUZZ_FLAGS) -fsanitize=fuzzer -Ivproc $(LAUNCHER_INC) -o $@ $^ \
 		$(YAML_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lblas -lrt -lm
 
 fuzz-build: $(FUZZ_BIN)

@@ -5,8 +5,8 @@
  * with libvproc and fills a report: rows of (label, the paper's value, ours,
  * match), a note, markdown for REPRODUCTION.md and gnuplot data.  The
  * harness turns it into DIR/ID.json (the summary.json entry, written with
- * the project's JSON writer, launcher/json.c), DIR/ID.md and DIR/ID.dat,
- * each written atomically (launcher/fsutil.c).
+ * the project's JSON writer, launcher/util/json.c), DIR/ID.md and DIR/ID.dat,
+ * each written atomically (launcher/util/fsutil.c).
  *
  * A paper's ids live in experiments/<paper>/ids.c as one ex_paper table;
  * experiments/repro.c lists the tables; experiments/run lists the ids in

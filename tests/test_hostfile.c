@@ -1,6 +1,6 @@
 /*
- * test_hostfile.c -- launcher/fsutil.c (atomic replacement, mkdir -p) and
- * launcher/hostfile.c (every format on a hand-made machine list with shared
+ * test_hostfile.c -- launcher/util/fsutil.c (atomic replacement, mkdir -p) and
+ * launcher/launch/hostfile.c (every format on a hand-made machine list with shared
  * hosts, the ':' check, the -rankmap probe against fake and real mpiexec).
  * The formats on the shipped configs are checked end to end by the golden
  * files of tests/cli_test.sh.
@@ -25,8 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../launcher/fsutil.h"
-#include "../launcher/hostfile.h"
+#include "../launcher/util/fsutil.h"
+#include "../launcher/launch/hostfile.h"
 
 /* --- a scratch directory per test ------------------------------------------ */
 

@@ -1,5 +1,5 @@
 /*
- * test_launchers.c -- launcher/slurm.c and launcher/openmpi.c: the srun
+ * test_launchers.c -- launcher/launch/slurm.c and launcher/launch/openmpi.c: the srun
  * and mpirun commands made from run.c's Hydra command, when each is used,
  * and the failure messages read from their logs.  Run for real by
  * tests/slurm_test.sh, tests/openmpi_test.sh and tests/multihost_test.sh.
@@ -18,8 +18,8 @@
 
 #include <unistd.h>
 
-#include "../launcher/openmpi.h"
-#include "../launcher/slurm.h"
+#include "../launcher/launch/openmpi.h"
+#include "../launcher/launch/slurm.h"
 
 static char *hydra[] = {
 	"mpiexec.hydra", "-f", "/run/hosts.mpich", "-n", "3",

@@ -1,5 +1,5 @@
 /*
- * test_placement.c -- launcher/placement.c: the ranks' lines read from a
+ * test_placement.c -- launcher/launch/placement.c: the ranks' lines read from a
  * log (interleaved with other output, out of order, one missing, one
  * repeated), and each rank matched against the plan's host by name, short
  * name, Slurm node, address, resolution and "this computer".  Runs with
@@ -22,7 +22,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../launcher/placement.h"
+#include "../launcher/launch/placement.h"
 
 static hl_seen seen(const char *host, const char *node, const char *addrs)
 {

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "../launcher/testers.h"
+#include "../launcher/launch/testers.h"
 
 #ifndef TESTS_DATA
 #define TESTS_DATA "tests/data/"   /* make runs the tests from the root */

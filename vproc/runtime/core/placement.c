@@ -14,7 +14,7 @@
  * this rank itself (HETLAUNCH_PLACEMENT=slurm; "-" otherwise: under
  * mpiexec, SLURMD_NODENAME is inherited from wherever mpiexec runs --
  * measured with Hydra's -launcher slurm, ranks on n3 said n1), A,B the IPv4 addresses of the rank's network namespace other
- * than 127.0.0.1 ("-" if none).  hetlaunch (launcher/placement.c) matches
+ * than 127.0.0.1 ("-" if none).  hetlaunch (launcher/launch/placement.c) matches
  * them against the plan's host of each rank.  stderr rather than a file in
  * the run directory: the ranks' hosts need not share a file system with
  * hetlaunch.  Only when HETLAUNCH_PLACEMENT is 1 or slurm (set by hetlaunch

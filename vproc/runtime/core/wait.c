@@ -172,7 +172,7 @@ void vr_futex_wake(_Atomic uint32_t *word)
 
 /*
  * The seconds this rank spent blocked in MPI calls, for the program's own
- * report (issue 10: per-rank compute and wait, launcher/mpi/hlmpi.c looks
+ * report (issue 10: per-rank compute and wait, launcher/programs/hlmpi.c looks
  * this up with dlsym).  Counted from the first unsuccessful test of a
  * wait to its completion, so a message already there costs no clock read.
  */

@@ -32,7 +32,7 @@
  *   HLMW kernel=mw scheduler=S r= t= s= q= m= p= mu= sets= time= residual=
  *        passed= workers_used= blocks_sent= max_buffers= c_hash=
  * and one line per rank: HLMW-RANK rank= compute= wait= buffers=; then the
- * lines of launcher/mpi/hlmpi.h that hetlaunch reads: hetlaunch-result
+ * lines of launcher/programs/hlmpi.h that hetlaunch reads: hetlaunch-result
  * (routine=mw-S kernel=mw n=s q nb=q P=1 Q=p+1 time gflops residual passed)
  * and hetlaunch-rank per rank.
  * Exit status 0 when the check passes (C x against C0 x + A (B x)).
@@ -737,7 +737,7 @@ static int report(master *ms, double time)
 	printf("HLMW-RANK rank=0 compute=%.6f wait=%.6f buffers=0\n", t_compute, t_wait);
 	for (int x = 1; x <= jb->p && x < 64; x++)
 		printf("%s\n", lines[x]);
-	/* the lines of launcher/mpi/hlmpi.h, which hetlaunch reads */
+	/* the lines of launcher/programs/hlmpi.h, which hetlaunch reads */
 	double q = jb->q, flops = 2.0 * jb->r * jb->s * jb->t * q * q * q;
 	printf("hetlaunch-result routine=mw-%s kernel=mw n=%d nb=%d P=1 Q=%d time=%.9g "
 	       "gflops=%.6g residual=%.3g passed=%d\n", vproc_mw_sched_name(jb->sched),

@@ -1,6 +1,6 @@
 /*
  * layout_ring.h -- what `hetlaunch run` needs from layout: ring to start its
- * MPI program, lib/hetlaunch/hl-ring (launcher/mpi/ring.c), and to read its
+ * MPI program, lib/hetlaunch/hl-ring (launcher/programs/ring.c), and to read its
  * result.  Until kernels are rows of their own table, run.c calls these for
  * kernel: ring.
  */

@@ -559,7 +559,7 @@ static void json_mw(const hl_plan *pl, jw *w)
 	jw_end(w);
 }
 
-/* ---- the job: hl-mw (launcher/mpi/mw.c) ------------------------------------ */
+/* ---- the job: hl-mw (launcher/programs/mw.c) ------------------------------------ */
 
 /* "key=v0,v1,..." with one value per worker, or one value when all agree. */
 static char *list_arg(const char *key, const mw_plan *x, const double *d, const size_t *z)

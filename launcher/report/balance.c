@@ -96,7 +96,7 @@ static int fill_gp(FILE *f, void *arg)
 	return ferror(f) ? -1 : 0;
 }
 
-/* gnuplot balance.gp in dir: fork and exec, no shell (launcher/spawn.c's
+/* gnuplot balance.gp in dir: fork and exec, no shell (launcher/launch/spawn.c's
  * rule), its output discarded.  Returns 0, 1 if gnuplot is not installed,
  * -1 if it failed. */
 static int run_gnuplot(const char *dir)

@@ -53,7 +53,7 @@ typedef struct {
 	int q;
 } opts;
 
-/* ---- helpers that belong with hlmpi.h (launcher/mpi/) when it lands ------ */
+/* ---- helpers that belong with hlmpi.h (launcher/programs/) when it lands ------ */
 
 static void *xalloc(size_t bytes, const char *what)
 {

@@ -109,7 +109,7 @@ double hl_config_tmin(const hl_config *cfg);
  * the fastest machine's. */
 double hl_config_emulation_tref(const hl_config *cfg);
 /* K of the emulation when emulate: mflops is given (a machine of cycle
- * time t runs at K / t Mflop/s, launcher/emulation.c), else 0. */
+ * time t runs at K / t Mflop/s, launcher/launch/emulation.c), else 0. */
 double hl_config_emulation_K(const hl_config *cfg);
 
 #endif

@@ -94,7 +94,7 @@ char **hl_kernel_args(const hl_kernel_def *row, char *const *args, size_t nargs,
 void hl_kernel_args_free(char **v);
 
 /*
- * hl_driver_parse -- the lines of launcher/mpi/hlmpi.h (hetlaunch-result,
+ * hl_driver_parse -- the lines of launcher/programs/hlmpi.h (hetlaunch-result,
  * hetlaunch-rank) in a log.  passed = at least one result and every one
  * passed=1.  A user's exec program may print them too.
  */

@@ -1,6 +1,6 @@
 /*
  * kernels.c -- the kernel table (kernels.h) and the reader of hl-driver's
- * result lines (launcher/mpi/hlmpi.h).
+ * result lines (launcher/programs/hlmpi.h).
  */
 #define _GNU_SOURCE
 #include "kernels.h"
@@ -41,10 +41,10 @@ static const hl_kernel_def table[] = {
 	/* hl-ring prints hlmpi.h's lines (mean iteration time, per-rank times) */
 	{ "ring", HL_KERNEL_RING, 0, "lib/hetlaunch/hl-ring", 1, HL_INPUT_PLAN, NULL, 0,
 	  hl_driver_parse, "ring", "HETLAUNCH_RING", 0 },
-	/* hl-mw, paper 003's master-worker product (launcher/mpi/mw.c) */
+	/* hl-mw, paper 003's master-worker product (launcher/programs/mw.c) */
 	{ "mw", HL_KERNEL_MW, 0, "lib/hetlaunch/hl-mw", 1, HL_INPUT_PLAN, NULL, 0,
 	  hl_driver_parse, "master-worker", "HETLAUNCH_MW", 0 },
-	/* hl-mmm, paper 001's product on a rectangle partition (launcher/mpi/mmm.c) */
+	/* hl-mmm, paper 001's product on a rectangle partition (launcher/programs/mmm.c) */
 	{ "mmm", HL_KERNEL_MMM, 0, "lib/hetlaunch/hl-mmm", 1, HL_INPUT_PLAN, NULL, 0,
 	  hl_driver_parse, "columns", "HETLAUNCH_MMM", 0 },
 	/* tester: stock -- Debian's testers, with their fixed arrays */
