@@ -138,9 +138,10 @@ int hl_calibrate_output(const hl_config *cfg, const double *ms, int json, const 
 	if (out) {
 		cal_ctx c = { cfg, ms };
 		char err[512];
-		if (hl_write_atomic(out, fill_yaml, &c, err, sizeof err) < 0) {
+		int w = hl_write_output(out, fill_yaml, &c, err, sizeof err);
+		if (w < 0) {
 			fprintf(stderr, "hetlaunch: calibrate: %s\n", err);
-			rc = 1;
+			rc = w == -2 ? 2 : 1;
 		} else if (!quiet) {
 			fprintf(stderr, "hetlaunch: calibrate: wrote %s\n", out);
 		}
@@ -253,7 +254,8 @@ static int measure(const hl_config *cfg, const hl_config *job, const hl_plan *pl
 			rc = 1;
 		}
 	} else if (rc != 0) {
-		fprintf(stderr, "hetlaunch: calibrate: %s (log: %s/log.txt)\n", run.error, run.dir);
+		fprintf(stderr, "hetlaunch: calibrate: %s%s%s%s\n", run.error,
+		        run.dir[0] ? " (log: " : "", run.dir, run.dir[0] ? "/log.txt)" : "");
 	}
 	if (rc == 0)
 		rc = hl_calibrate_output(cfg, ms, a->json, a->out, a->quiet, run.dir);
@@ -292,6 +294,11 @@ int hl_cmd_calibrate(int argc, char **argv)
 	int rc = parse_args(argc, argv, &a);
 	if (rc != 0)
 		return rc;
+	char err[512];
+	if (a.out && hl_output_check(a.out, err, sizeof err) < 0) {   /* before measuring */
+		fprintf(stderr, "hetlaunch: calibrate: %s\n", err);
+		return 2;
+	}
 	if (a.from)
 		return hl_calibrate_from(a.from, a.file, a.json, a.out, a.quiet);
 	if (a.file == NULL)

@@ -136,7 +136,7 @@ static void sweep_stale_segments(void)
 }
 
 /* At most VR_MAX_* machines and processes fit the segment (shm_layout.h). */
-static int check_limits(const hl_config *cfg, const hl_ranks *r, char *err, size_t errlen)
+static int check_limits(const hl_config *cfg, size_t nranks, char *err, size_t errlen)
 {
 	size_t p = cfg->nmachines;
 	if (cfg->emu.links && p > VR_MAX_LINKED) {
@@ -144,10 +144,10 @@ static int check_limits(const hl_config *cfg, const hl_ranks *r, char *err, size
 		         "plan: %zu)", VR_MAX_LINKED, p);
 		return -1;
 	}
-	if (p > VR_MAX_MACHINES || r->nranks > VR_MAX_RANKS) {
+	if (p > VR_MAX_MACHINES || nranks > VR_MAX_RANKS) {
 		snprintf(err, errlen, "emulate: at most %d machines and %d processes on one "
 		         "computer (this plan: %zu and %zu)", VR_MAX_MACHINES, VR_MAX_RANKS, p,
-		         r->nranks);
+		         nranks);
 		return -1;
 	}
 	return 0;
@@ -310,7 +310,7 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 {
 	memset(e, 0, sizeof *e);
 	*status = 2;
-	if (check_limits(cfg, r, err, errlen) < 0)
+	if (check_limits(cfg, r->nranks, err, errlen) < 0)
 		return -1;
 	long nc = sysconf(_SC_NPROCESSORS_ONLN);
 	e->cores = nc > 0 ? (unsigned)nc : 1u;
@@ -330,6 +330,24 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 		atexit(cleanup_at_exit);
 	fill_segment(cfg, r, e, m);
 	*status = 0;
+	return 0;
+}
+
+int hl_emu_check(const hl_config *cfg, size_t nranks, double host_mflops, char *err,
+                 size_t errlen)
+{
+	hl_emu e;
+	memset(&e, 0, sizeof e);
+	int status = 2;
+	long nc = sysconf(_SC_NPROCESSORS_ONLN);
+	e.cores = nc > 0 ? (unsigned)nc : 1u;
+	e.nmachines = cfg->nmachines;
+	if (check_limits(cfg, nranks, err, errlen) < 0 ||
+	    choose_scales(cfg, host_mflops, &e, &status, err, errlen) < 0) {
+		free(e.scale);
+		return status;
+	}
+	free(e.scale);
 	return 0;
 }
 

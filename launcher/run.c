@@ -590,6 +590,18 @@ static int job_runtime(job_state *j)
 	return 0;
 }
 
+/* An emulation this computer cannot run is refused before job_dir writes
+ * anything, in a dry run too: this computer is measured for it then. */
+static int job_speeds(job_state *j)
+{
+	hl_run *run = j->run;
+	if (!j->cfg->emulate)
+		return 0;
+	run->host_mflops = j->o->host_mflops > 0 ? j->o->host_mflops : hl_host_mflops();
+	int st = hl_emu_check(j->cfg, j->ranks.nranks, run->host_mflops, j->err, sizeof j->err);
+	return st ? fail(run, st, "%s", j->err) : 0;
+}
+
 /* The run directory: --out DIR or a new runs/NAME-STAMP; j->cwd its
  * absolute path (the command and the job are given that). */
 static int job_dir(job_state *j)
@@ -656,7 +668,6 @@ static int job_segment(job_state *j)
 	    hl_emu_create(cfg, &j->ranks, 0.0, &j->emu, &st, j->err, sizeof j->err) < 0)
 		return fail(run, st, "%s", j->err);
 	if (cfg->emulate && !o->dry_run) {
-		run->host_mflops = o->host_mflops > 0 ? o->host_mflops : hl_host_mflops();
 		if (hl_emu_create(cfg, &j->ranks, run->host_mflops, &j->emu, &st, j->err,
 		                  sizeof j->err) < 0)
 			return fail(run, st, "%s", j->err);
@@ -897,7 +908,7 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	j.run = run;
 	/* In this order: every refusal (exit 2) before job_dir writes a file. */
 	static int (*const stages[])(job_state *) = {
-		job_ranks, job_program, job_runtime, job_dir, job_files, job_segment, job_command,
+		job_ranks, job_program, job_runtime, job_speeds, job_dir, job_files, job_segment, job_command,
 		job_launcher,
 	};
 	int st = 0;
@@ -912,6 +923,16 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	}
 	job_free(&j);
 	return run->status;
+}
+
+int hl_run_precheck(const hl_config *cfg, size_t nranks, hl_run_opts *o, char *err,
+                    size_t errlen)
+{
+	if (!cfg->emulate)
+		return 0;
+	if (o->host_mflops <= 0)
+		o->host_mflops = hl_host_mflops();
+	return hl_emu_check(cfg, nranks, o->host_mflops, err, errlen);
 }
 
 void hl_run_free(hl_run *run)
