@@ -12,6 +12,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -224,13 +225,32 @@ static int choose_scales(const hl_config *cfg, double host_mflops, hl_emu *e, in
 	return 0;
 }
 
+/* A name of /dev/shm anyone may take first: another user who guesses our
+ * PID, or our own leftover from a SIGKILL once the PID comes round again
+ * (the sweep spares the PID it runs as).  So a taken name is passed over,
+ * O_EXCL kept, for the next serial and then random ones (getrandom: not
+ * to be guessed), in the form the sweep knows.  The descriptor, or -1. */
+static int create_segment(hl_emu *e)
+{
+	static unsigned serial;
+	unsigned k = serial++;
+	int fd = -1;
+	for (int tries = 0; fd < 0 && tries < 64; tries++) {
+		snprintf(e->name, sizeof e->name, "/hetlaunch-%ld-%u", (long)getpid(), k);
+		fd = shm_open(e->name, O_RDWR | O_CREAT | O_EXCL, 0600);
+		if (fd < 0 && errno != EEXIST)
+			break;
+		if (fd < 0 && getrandom(&k, sizeof k, 0) != (ssize_t)sizeof k)
+			k = serial++;
+	}
+	return fd;
+}
+
 /* A new /dev/shm/hetlaunch-PID-K of sizeof(vr_shm) zero bytes, mapped;
  * NULL (and no name left behind) on failure. */
 static void *open_segment(hl_emu *e, char *err, size_t errlen)
 {
-	static unsigned serial;
-	snprintf(e->name, sizeof e->name, "/hetlaunch-%ld-%u", (long)getpid(), serial++);
-	int fd = shm_open(e->name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	int fd = create_segment(e);
 	if (fd < 0) {
 		snprintf(err, errlen, "shm_open %s: %s", e->name, strerror(errno));
 		e->name[0] = '\0';
@@ -437,11 +457,16 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 
 void hl_emu_destroy(hl_emu *e)
 {
+	const vr_shm *sh = e->shm;
+	int all_attached = sh && sh->nranks > 0 &&
+	                   (unsigned)atomic_load(&sh->attached) >= sh->nranks;
 	if (e->shm) {
 		munmap(e->shm, sizeof(vr_shm));
 		e->shm = NULL;
 	}
-	if (e->name[0]) {
+	/* Once every rank attached, the last one removed the name (the
+	 * runtime's vr_emu_init): it may be someone else's by now. */
+	if (e->name[0] && !all_attached) {
 		shm_unlink(e->name);
 		e->name[0] = '\0';
 	}
