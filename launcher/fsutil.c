@@ -247,7 +247,8 @@ int hl_output_check(const char *path, char *err, size_t errlen)
 	struct stat ls, st;
 	if (lstat(path, &ls) < 0)
 		return errno == ENOENT ? 0 : (set_err(err, errlen, "%s: %s", path, strerror(errno)), -1);
-	if (S_ISREG(ls.st_mode) || is_stream(ls.st_mode))
+	/* A directory fails at the rename, as it always did (exit 1). */
+	if (S_ISREG(ls.st_mode) || is_stream(ls.st_mode) || S_ISDIR(ls.st_mode))
 		return 0;
 	if (S_ISLNK(ls.st_mode) && stat(path, &st) == 0 && is_stream(st.st_mode))
 		return 0;
@@ -255,7 +256,8 @@ int hl_output_check(const char *path, char *err, size_t errlen)
 		set_err(err, errlen, "%s: a symbolic link to a file or to nothing: hetlaunch neither "
 		        "replaces a link nor writes through it (give the file's own name)", path);
 	else
-		set_err(err, errlen, "%s: not a regular file, a character device or a FIFO", path);
+		set_err(err, errlen, "%s: not a regular file, a character device or a FIFO (a block "
+		        "device or a socket is not an output)", path);
 	return -1;
 }
 

@@ -35,8 +35,9 @@ int hl_write_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *arg
  * device or a FIFO (written in place: /dev/null, a terminal, a pipe), or a
  * symbolic link to a device or a FIFO (/dev/stdout on a pipe or a
  * terminal).  Anything else is refused: a link to a file or to nothing is
- * neither replaced nor written through, a directory or a block device is
- * not an output.  Returns 0, or -1 with the reason naming `path` in err.
+ * neither replaced nor written through, a block device or a socket is not
+ * an output (a directory passes, and fails at hl_write_atomic's rename).
+ * Returns 0, or -1 with the reason naming `path` in err.
  */
 int hl_output_check(const char *path, char *err, size_t errlen);
 
