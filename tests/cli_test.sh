@@ -5,7 +5,10 @@
 #     at FILE:LINE:COL (0:0 means the message names the file only);
 #   * golden output: `hetlaunch plan` (text and --json) on configs/*.yaml
 #     and tests/good/*.yaml equals tests/golden/ (UPDATE_GOLDEN=1 rewrites);
-#   * usage errors and --help/--version.
+#   * usage errors and --help/--version;
+#   * calibrate -o changes only the cycle times of the user's list (golden),
+#     writes a device in place, and calibrate --from refuses a report's
+#     numbers out of range.
 # Run from the repository root; HETLAUNCH names the binary under test.
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
@@ -431,6 +434,37 @@ for b in "1024, 1024, 1:0" "1025, 1024, 1:2"; do
 	sed "s/^blocks: .*/blocks: [${b%:*}]/" configs/mw-small.yaml >"$tmp/mw-cap.yaml"
 	"$HETLAUNCH" plan "$tmp/mw-cap.yaml" >/dev/null 2>"$tmp/err"; rc=$?
 	[ $rc = "${b#*:}" ] && ok || bad "blocks: [${b%:*}]: rc $rc, want ${b#*:}: $(cat "$tmp/err")"
+done
+
+# --- calibrate --from and -o: the report is input, -o is the user's file -------
+# Only the cycle times change in the written list (a golden file); a report's
+# numbers out of range are refused at the report and field, writing nothing.
+mkdir -p "$tmp/calrun"
+cal_report() {  # COMPUTE_OF_fast N
+	printf '{"layout": "1d", "kernel": "lu", "results": [{"n": %s}], "ranks": [{"machine": "fast", "compute": %s}, {"machine": "slow", "compute": 2.0}, {"machine": "pair.0", "compute": 3.0}, {"machine": "pair.1", "compute": 3.5}]}\n' "$2" "$1" >"$tmp/calrun/report.json"
+}
+CAL=tests/data/calibrate-commented.yaml
+cal_report 1.0 64
+"$HETLAUNCH" calibrate --from "$tmp/calrun" "$CAL" -o "$tmp/cal.yaml" --quiet >/dev/null 2>"$tmp/err"
+check "calibrate -o keeps comments, order, max_procs and emulate: true; only the cycle times change" \
+	cmp -s "$tmp/cal.yaml" tests/golden/calibrate-commented.yaml
+if mknod "$tmp/null" c 1 3 2>/dev/null; then
+	"$HETLAUNCH" calibrate --from "$tmp/calrun" "$CAL" -o "$tmp/null" --quiet >/dev/null 2>"$tmp/err"
+	rc=$?
+	check "calibrate -o a device node (/dev/null's): exit 0, still the device" test $rc -eq 0 -a -c "$tmp/null"
+else
+	echo "SKIP: mknod not permitted here: calibrate -o a device node"
+fi
+for case in "1e308 64 ranks[0].compute" "nan 64 ranks[0].compute" \
+            "1.0 100000000 results[0].n" "1.0 10000000 results[0].n"; do
+	read -r c n field <<<"$case"
+	cal_report "$c" "$n"
+	rm -f "$tmp/cal2.yaml"
+	timeout 20 "$HETLAUNCH" calibrate --from "$tmp/calrun" "$CAL" -o "$tmp/cal2.yaml" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -e "$tmp/cal2.yaml" ] && grep -qF "$tmp/calrun/report.json: $field = " "$tmp/err"
+	then ok
+	else bad "calibrate --from a report with compute $c, n $n: exit $rc, want 2 at $field: $(head -2 "$tmp/err")"; fi
 done
 
 echo "$pass passed, $fail failed"

@@ -10,7 +10,12 @@
 #   * a file name with a newline cannot make command.txt run a command;
 #   * runs started at once get run directories of their own;
 #   * host: "host:port" is refused by run as by hostfile, and a problem too
-#     large for the stock tester at n's line and column.
+#     large for the stock tester at n's line and column;
+#   * -o writes a device or a FIFO in place and refuses a link to a file;
+#   * an emulation faster than this computer is refused before anything is
+#     written (run, --dry-run, compare); two runs into one --out: the second
+#     is refused; a taken /dev/shm name is passed over, and the name is gone
+#     once the ranks attached.
 # Real MPICH (mpiexec.hydra) and the preload.  Run from the repository root;
 # HETLAUNCH names the binary.
 set -u
@@ -209,6 +214,96 @@ printf 'machines:\n  - {name: a, host: localhost, cycle_time: 1}\nkernel: exec\n
 rc=$?
 check "a job that prints nothing, echoed: exit 0, its wall time reported" \
 	test $rc -eq 0 -a -n "$(grep -F "the job's wall time" "$tmp/err")"
+
+# --- -o names the user's output: a device is written, a link is not replaced --
+printf 'machines:\n  - {name: a, cycle_time: 1}\n  - {name: b, cycle_time: 2}\n' >"$tmp/o.yaml"
+if mknod "$tmp/null" c 1 3 2>/dev/null; then
+	"$HETLAUNCH" hostfile "$tmp/o.yaml" -o "$tmp/null" 2>"$tmp/err"
+	rc=$?
+	check "hostfile -o a device node (/dev/null's): exit 0, still the device" test $rc -eq 0 -a -c "$tmp/null"
+else
+	echo "SKIP: mknod not permitted here: hostfile -o a device node"
+fi
+echo keep >"$tmp/o-victim"
+ln -s "$tmp/o-victim" "$tmp/o-link"
+"$HETLAUNCH" hostfile "$tmp/o.yaml" -o "$tmp/o-link" 2>"$tmp/err"
+rc=$?
+check "hostfile -o a link to a file: exit 2, the link and its file untouched" \
+	test $rc -eq 2 -a -L "$tmp/o-link" -a "$(cat "$tmp/o-victim")" = keep
+mkfifo "$tmp/o-fifo"
+ln -s "$tmp/o-fifo" "$tmp/o-fifo-link"
+timeout 10 cat "$tmp/o-fifo" >"$tmp/o-read" &
+timeout 10 "$HETLAUNCH" hostfile "$tmp/o.yaml" -o "$tmp/o-fifo-link" 2>"$tmp/err"
+rc=$?
+wait
+check "hostfile -o a link to a FIFO (/dev/stdout on a pipe): written through, the link kept" \
+	test $rc -eq 0 -a -L "$tmp/o-fifo-link" -a -p "$tmp/o-fifo" -a "$(wc -l <"$tmp/o-read")" -eq 2
+
+# --- refusals before anything is written ----------------------------------------
+# A speed faster than this computer: exit 2 in a run, a dry run and compare,
+# and a reused --out keeps the earlier run's files.
+sleep_yaml toofast 0
+printf 'emulate: {mflops: 1000000}\n' >>"$tmp/toofast.yaml"
+sed -i '/^emulate: true$/d' "$tmp/toofast.yaml"
+mkdir -p "$tmp/run-toofast"
+for f in report.json log.txt command.txt; do echo earlier >"$tmp/run-toofast/$f"; done
+"$HETLAUNCH" run "$tmp/toofast.yaml" --quiet --out "$tmp/run-toofast" >/dev/null 2>"$tmp/err"
+rc=$?
+check "emulate faster than this computer: exit 2, the reused directory as it was" \
+	test $rc -eq 2 -a "$(cat "$tmp/run-toofast/report.json" "$tmp/run-toofast/log.txt")" = $'earlier\nearlier' \
+	-a ! -e "$tmp/run-toofast/plan.json"
+for cmd in "run --dry-run" compare; do
+	"$HETLAUNCH" $cmd "$tmp/toofast.yaml" --quiet --out "$tmp/run-toofast2" >/dev/null 2>"$tmp/err"
+	rc=$?
+	check "emulate faster than this computer: $cmd: exit 2, said, nothing written" \
+		test $rc -eq 2 -a ! -e "$tmp/run-toofast2" -a -n "$(grep 'cannot emulate it' "$tmp/err")"
+done
+
+# Two runs into one --out at once: the second is refused, naming the first.
+sleep_yaml held 3
+"$HETLAUNCH" run "$tmp/held.yaml" --quiet --out "$tmp/run-held" >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 100); do [ -e "$tmp/run-held/command.txt" ] && break; sleep 0.1; done
+sleep_yaml second 0
+"$HETLAUNCH" run "$tmp/second.yaml" --quiet --out "$tmp/run-held" >/dev/null 2>"$tmp/err"
+rc=$?
+wait $pid
+rc1=$?
+check "two runs into one --out: the second exits 2 naming the first's PID; the first's files stay its own" \
+	test $rc -eq 2 -a $rc1 -eq 0 -a -n "$(grep -F "$tmp/run-held: another hetlaunch (PID $pid)" "$tmp/err")" \
+	-a -n "$(grep -F held.yaml "$tmp/run-held/plan.json")"
+
+# A /dev/shm name taken before the run (by another user, or our own leftover
+# once the PID comes round again): the run takes another one.
+sleep_yaml taken 0.1
+sh -c 'touch "/dev/shm/hetlaunch-$$-0"; chown nobody "/dev/shm/hetlaunch-$$-0" 2>/dev/null
+       echo $$ >"$1"; exec "$2" run "$3" --quiet --out "$4"' sh "$tmp/taken.pid" "$HETLAUNCH" \
+	"$tmp/taken.yaml" "$tmp/run-taken" >/dev/null 2>"$tmp/err"
+rc=$?
+tpid=$(cat "$tmp/taken.pid")
+check "a taken /dev/shm name: the run takes another (exit 0) and leaves that one alone" \
+	test $rc -eq 0 -a -e "/dev/shm/hetlaunch-$tpid-0"
+rm -f "/dev/shm/hetlaunch-$tpid-0"
+
+# Once every rank attached, the name is gone: a SIGKILL leaves nothing.
+cat >"$tmp/attach.yaml" <<YAML
+name: attach
+machines: [{name: a, cycle_time: 1}, {name: b, cycle_time: 2}]
+B: 2
+kernel: exec
+program: $(dirname "$HETLAUNCH")/../lib/hetlaunch/hl-probe
+args: ["300", "100000"]
+timeout: 120
+emulate: true
+YAML
+"$HETLAUNCH" run "$tmp/attach.yaml" --quiet --out "$tmp/run-attach" >/dev/null 2>&1 &
+pid=$!
+sleep 4
+kill -KILL $pid
+wait $pid 2>/dev/null
+check "SIGKILL once the ranks attached: no /dev/shm name of it left, before any sweep" \
+	test -z "$(ls /dev/shm | grep "^hetlaunch-$pid-")"
+for i in $(seq 50); do [ -z "$(ours)" ] && break; sleep 0.2; done
 
 echo "safety tests: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -240,6 +240,9 @@ int hl_run_adapt(const hl_config *cfg, const hl_run_opts *o0, size_t K, int json
 	pc.by_speed = 0;
 	int rc = pin_emulation(&pc) < 0 ? 2 : 0;
 	char dir[PATH_MAX], err[512], path[PATH_MAX + 16];
+	hl_run_opts o = *o0;   /* every phase on the same speeds; each checks its ranks */
+	if (rc == 0 && (rc = hl_run_precheck(&pc, 0, &o, err, sizeof err)) != 0)
+		fprintf(stderr, "hetlaunch: %s\n", err);
 	if (o0->out_dir)
 		snprintf(dir, sizeof dir, "%s", o0->out_dir);
 	else
@@ -248,9 +251,6 @@ int hl_run_adapt(const hl_config *cfg, const hl_run_opts *o0, size_t K, int json
 		fprintf(stderr, "hetlaunch: %s\n", err);
 		rc = 1;
 	}
-	hl_run_opts o = *o0;
-	if (rc == 0 && pc.emulate && o.host_mflops <= 0)   /* every phase on the same speeds */
-		o.host_mflops = hl_host_mflops();
 	adapt_doc doc = { &pc, ph, 0 };
 	if (rc == 0)
 		rc = adapt_loop(&pc, &o, K, dir, &doc);

@@ -29,68 +29,9 @@
 #define CAL_N 500
 #define CAL_REPS "7"
 
-typedef struct {
-	const hl_config *cfg;
-	const double *ms;     /* [nmachines] ms per DGEMM */
-} cal_ctx;
-
 static double mflops_of(double ms)
 {
 	return 2.0 * CAL_N * CAL_N * CAL_N / (ms * 1e-3) / 1e6;
-}
-
-static int fill_yaml(FILE *f, void *arg)
-{
-	const cal_ctx *c = arg;
-	const hl_config *cfg = c->cfg;
-	time_t now = time(NULL);
-	char stamp[64];
-	strftime(stamp, sizeof stamp, "%Y-%m-%d %H:%M:%S", localtime(&now));
-	fprintf(f, "# Written by hetlaunch calibrate from %s on %s.\n", cfg->file, stamp);
-	fprintf(f, "# cycle_time: milliseconds per DGEMM of order %d (paper 000 s5.1);\n", CAL_N);
-	fprintf(f, "# only the ratios matter to the plan.\n");
-	fprintf(f, "name: %s\nmachines:\n", cfg->name);
-	for (size_t i = 0; i < cfg->nmachines; i++) {
-		const hl_machine *m = &cfg->machines[i];
-		fprintf(f, "  - name: %s\n    host: %s\n    cycle_time: %.6g   # %.0f Mflop/s\n",
-		        m->name, m->host, c->ms[i], mflops_of(c->ms[i]));
-		if (m->latency_us > 0)
-			fprintf(f, "    latency_us: %.17g\n", m->latency_us);
-		if (m->bandwidth_mbps > 0)
-			fprintf(f, "    bandwidth_mbps: %.17g\n", m->bandwidth_mbps);
-		if (m->memory_gb > 0)
-			fprintf(f, "    memory_gb: %.17g\n", m->memory_gb);
-		if (m->emulate_mflops > 0)   /* the emulated speed stays what it was */
-			fprintf(f, "    emulate_mflops: %.17g\n", m->emulate_mflops);
-	}
-	fprintf(f, "layout: %s\n", hl_layout_name(cfg->layout));
-	if (cfg->B)   /* 1d only */
-		fprintf(f, "B: %zu\n", cfg->B);
-	if (cfg->allocation == HL_ALLOC_OPTIMIZED)
-		fprintf(f, "allocation: optimized\n");
-	if (cfg->order != HL_ORDER_AUTO)   /* 1d only */
-		fprintf(f, "order: %s\n", hl_order_name(cfg->order));
-	if (cfg->grid[0])
-		fprintf(f, "grid: [%zu, %zu]\n", cfg->grid[0], cfg->grid[1]);
-	if (cfg->panel[0])
-		fprintf(f, "panel: [%zu, %zu]\n", cfg->panel[0], cfg->panel[1]);
-	fprintf(f, "kernel: %s\nn: %zu\nnb: %zu\n", hl_kernel_name(cfg->kernel), cfg->n, cfg->nb);
-	if (cfg->program)
-		fprintf(f, "program: %s\n", cfg->program);
-	if (cfg->timeout > 0)
-		fprintf(f, "timeout: %.17g\n", cfg->timeout);
-	if (cfg->emu.on) {
-		fprintf(f, "emulate:\n  network: %s\n", cfg->emu.bus ? "bus" : "switch");
-		if (cfg->emu.mflops > 0)
-			fprintf(f, "  mflops: %.17g\n", cfg->emu.mflops);
-		if (cfg->emu.cycle_time > 0)
-			fprintf(f, "  cycle_time: %.17g\n", cfg->emu.cycle_time);
-		if (cfg->emu.latency_us > 0)
-			fprintf(f, "  latency_us: %.17g\n", cfg->emu.latency_us);
-		if (cfg->emu.bandwidth_mbps > 0)
-			fprintf(f, "  bandwidth_mbps: %.17g\n", cfg->emu.bandwidth_mbps);
-	}
-	return 0;
 }
 
 /* The measured ms per DGEMM: a table or --json on stdout, -o NEWFILE. */
@@ -136,11 +77,11 @@ int hl_calibrate_output(const hl_config *cfg, const double *ms, int json, const 
 			       mflops_of(ms[i]), ms[i] / tmin, cfg->machines[i].cycle_time / cmin);
 	}
 	if (out) {
-		cal_ctx c = { cfg, ms };
 		char err[512];
-		if (hl_write_atomic(out, fill_yaml, &c, err, sizeof err) < 0) {
+		int w = hl_calibrate_edit(cfg, ms, out, err, sizeof err);
+		if (w < 0) {
 			fprintf(stderr, "hetlaunch: calibrate: %s\n", err);
-			rc = 1;
+			rc = w == -2 ? 2 : 1;
 		} else if (!quiet) {
 			fprintf(stderr, "hetlaunch: calibrate: wrote %s\n", out);
 		}
@@ -253,7 +194,8 @@ static int measure(const hl_config *cfg, const hl_config *job, const hl_plan *pl
 			rc = 1;
 		}
 	} else if (rc != 0) {
-		fprintf(stderr, "hetlaunch: calibrate: %s (log: %s/log.txt)\n", run.error, run.dir);
+		fprintf(stderr, "hetlaunch: calibrate: %s%s%s%s\n", run.error,
+		        run.dir[0] ? " (log: " : "", run.dir, run.dir[0] ? "/log.txt)" : "");
 	}
 	if (rc == 0)
 		rc = hl_calibrate_output(cfg, ms, a->json, a->out, a->quiet, run.dir);
@@ -292,6 +234,11 @@ int hl_cmd_calibrate(int argc, char **argv)
 	int rc = parse_args(argc, argv, &a);
 	if (rc != 0)
 		return rc;
+	char err[512];
+	if (a.out && hl_output_check(a.out, err, sizeof err) < 0) {   /* before measuring */
+		fprintf(stderr, "hetlaunch: calibrate: %s\n", err);
+		return 2;
+	}
 	if (a.from)
 		return hl_calibrate_from(a.from, a.file, a.json, a.out, a.quiet);
 	if (a.file == NULL)

@@ -262,6 +262,17 @@ int hl_cmd_compare(int argc, char **argv)
 	if (load(a.file, &d, &cfg, &plan) < 0)
 		return EXIT_USAGE;
 	char dir[PATH_MAX], sub[PATH_MAX + 16], err[512];
+	hl_ranks r;
+	rc = hl_ranks_from_plan(&plan, &r) < 0 ? EXIT_JOB : 0;
+	if (rc == 0) {
+		/* Both runs on the same emulated speeds: measure this computer once. */
+		rc = hl_run_precheck(&cfg, r.nranks, &a.o, err, sizeof err);
+		hl_ranks_free(&r);
+		if (rc)
+			fprintf(stderr, "hetlaunch: %s\n", rc == EXIT_JOB ? "out of memory" : err);
+	}
+	if (rc)
+		return unload(&d, &cfg, &plan, rc);
 	if (a.o.out_dir) {
 		snprintf(dir, sizeof dir, "%s", a.o.out_dir);
 	} else {
@@ -276,14 +287,10 @@ int hl_cmd_compare(int argc, char **argv)
 			for (int k = 2; mkdir(dir, 0777) < 0 && errno == EEXIST && k < 1000; k++)
 				snprintf(dir, sizeof dir, "runs/%s-%s-compare-%d", cfg.name, stamp, k);
 	}
-	rc = 0;
 	if (hl_mkdir_p(dir, err, sizeof err) < 0) {
 		fprintf(stderr, "hetlaunch: %s\n", err);
 		rc = EXIT_JOB;
 	}
-	/* Both runs on the same emulated speeds: measure this computer once. */
-	if (rc == 0 && cfg.emulate)
-		a.o.host_mflops = hl_host_mflops();
 	hl_run cyc, het;
 	memset(&cyc, 0, sizeof cyc);
 	memset(&het, 0, sizeof het);

@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "diag.h"
+#include "fsutil.h"
 #include "memory.h"
 #include "hostfile.h"
 #include "run.h"
@@ -182,9 +183,10 @@ static int hostfile_emit(const hl_plan *plan, const hostfile_opts *o, diag *d)
 		rc = EXIT_USAGE;
 	} else if (o->out != NULL) {
 		char err[1024];
-		if (hl_hostfile_write(o->out, o->fmt, plan->cfg, &r, err, sizeof err) < 0) {
+		int w = hl_hostfile_output(o->out, o->fmt, plan->cfg, &r, err, sizeof err);
+		if (w < 0) {
 			fprintf(stderr, "hetlaunch: %s\n", err);
-			rc = EXIT_JOB;
+			rc = w == -2 ? EXIT_USAGE : EXIT_JOB;
 		}
 	} else if (hl_hostfile_print(stdout, o->fmt, plan->cfg, &r) < 0 && !ferror(stdout)) {
 		fprintf(stderr, "hetlaunch: out of memory\n");
@@ -213,6 +215,11 @@ static int cmd_hostfile(int argc, char **argv)
 	int rc = hostfile_args(argc, argv, &file, &o);
 	if (rc != 0)
 		return rc;
+	char err[1024];
+	if (o.out && hl_output_check(o.out, err, sizeof err) < 0) {
+		fprintf(stderr, "hetlaunch: hostfile: %s\n", err);
+		return EXIT_USAGE;
+	}
 	diag d;
 	diag_init(&d, file);
 	hl_config cfg;

@@ -12,6 +12,8 @@
 /* A machine list of 10^5 processors is a few MiB. */
 #define YT_MAX_BYTES (64 << 20)
 
+static size_t byte_of(size_t index);
+
 static yt_node *node_new(yt_kind kind, const yaml_mark_t *m)
 {
 	yt_node *n = calloc(1, sizeof *n);
@@ -20,6 +22,7 @@ static yt_node *node_new(yt_kind kind, const yaml_mark_t *m)
 	n->kind = kind;
 	n->line = m->line + 1;
 	n->col = m->column + 1;
+	n->start = byte_of(m->index);
 	return n;
 }
 
@@ -63,6 +66,27 @@ static void offset_to_mark(size_t off, yaml_mark_t *m)
 		} else if ((text_start[i] & 0xC0) != 0x80) {   /* a character, not a UTF-8 tail */
 			m->column++;
 		}
+}
+
+/* libyaml's mark index counts characters (after a byte order mark); the
+ * byte offset, for an editor of the text (calibrate -o), walks the UTF-8
+ * from where the last one ended: marks come in order. */
+static size_t cur_char, cur_byte;
+
+static size_t byte_of(size_t index)
+{
+	size_t bom = text_len >= 3 && memcmp(text_start, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+	if (index < cur_char || cur_byte < bom) {
+		cur_char = 0;
+		cur_byte = bom;
+	}
+	while (cur_char < index && cur_byte < text_len) {
+		cur_byte++;
+		while (cur_byte < text_len && (text_start[cur_byte] & 0xC0) == 0x80)
+			cur_byte++;
+		cur_char++;
+	}
+	return cur_byte;
 }
 
 static int next_event(yaml_parser_t *p, yaml_event_t *ev, diag *d)
@@ -136,6 +160,7 @@ static yt_node *parse_node(yaml_parser_t *p, yaml_event_t *ev, diag *d, int dept
 			break;
 		n->value = strndup((const char *)ev->data.scalar.value, ev->data.scalar.length);
 		n->plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+		n->end = byte_of(ev->end_mark.index);
 		if (n->value == NULL || strlen(n->value) != ev->data.scalar.length) {
 			diag_error(d, n->line, n->col, "NUL byte in a value");
 			yt_free(n);
@@ -223,6 +248,7 @@ int yt_load(const char *path, diag *d, yt_node **root)
 	}
 	text_start = text;
 	text_len = len;
+	cur_char = cur_byte = 0;
 	yaml_parser_set_input_string(&p, text, len);
 	int rc = -1, docs = 0;
 	yt_node *doc = NULL;

@@ -23,6 +23,8 @@ typedef struct yt_node {
 	struct yt_node **items;    /* YT_SEQ: n items; YT_MAP: n key/value pairs, */
 	size_t n;                  /*   stored as items[2k] = key, items[2k+1] = value */
 	size_t len;                /* items stored (n, or 2n for a map) */
+	size_t start, end;         /* YT_SCALAR: its text is bytes [start, end) of the
+	                            * file (quotes included); start also for the others */
 } yt_node;
 
 /*

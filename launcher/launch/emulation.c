@@ -12,6 +12,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -136,7 +137,7 @@ static void sweep_stale_segments(void)
 }
 
 /* At most VR_MAX_* machines and processes fit the segment (shm_layout.h). */
-static int check_limits(const hl_config *cfg, const hl_ranks *r, char *err, size_t errlen)
+static int check_limits(const hl_config *cfg, size_t nranks, char *err, size_t errlen)
 {
 	size_t p = cfg->nmachines;
 	if (cfg->emu.links && p > VR_MAX_LINKED) {
@@ -144,10 +145,10 @@ static int check_limits(const hl_config *cfg, const hl_ranks *r, char *err, size
 		         "plan: %zu)", VR_MAX_LINKED, p);
 		return -1;
 	}
-	if (p > VR_MAX_MACHINES || r->nranks > VR_MAX_RANKS) {
+	if (p > VR_MAX_MACHINES || nranks > VR_MAX_RANKS) {
 		snprintf(err, errlen, "emulate: at most %d machines and %d processes on one "
 		         "computer (this plan: %zu and %zu)", VR_MAX_MACHINES, VR_MAX_RANKS, p,
-		         r->nranks);
+		         nranks);
 		return -1;
 	}
 	return 0;
@@ -224,13 +225,32 @@ static int choose_scales(const hl_config *cfg, double host_mflops, hl_emu *e, in
 	return 0;
 }
 
+/* A name of /dev/shm anyone may take first: another user who guesses our
+ * PID, or our own leftover from a SIGKILL once the PID comes round again
+ * (the sweep spares the PID it runs as).  So a taken name is passed over,
+ * O_EXCL kept, for the next serial and then random ones (getrandom: not
+ * to be guessed), in the form the sweep knows.  The descriptor, or -1. */
+static int create_segment(hl_emu *e)
+{
+	static unsigned serial;
+	unsigned k = serial++;
+	int fd = -1;
+	for (int tries = 0; fd < 0 && tries < 64; tries++) {
+		snprintf(e->name, sizeof e->name, "/hetlaunch-%ld-%u", (long)getpid(), k);
+		fd = shm_open(e->name, O_RDWR | O_CREAT | O_EXCL, 0600);
+		if (fd < 0 && errno != EEXIST)
+			break;
+		if (fd < 0 && getrandom(&k, sizeof k, 0) != (ssize_t)sizeof k)
+			k = serial++;
+	}
+	return fd;
+}
+
 /* A new /dev/shm/hetlaunch-PID-K of sizeof(vr_shm) zero bytes, mapped;
  * NULL (and no name left behind) on failure. */
 static void *open_segment(hl_emu *e, char *err, size_t errlen)
 {
-	static unsigned serial;
-	snprintf(e->name, sizeof e->name, "/hetlaunch-%ld-%u", (long)getpid(), serial++);
-	int fd = shm_open(e->name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	int fd = create_segment(e);
 	if (fd < 0) {
 		snprintf(err, errlen, "shm_open %s: %s", e->name, strerror(errno));
 		e->name[0] = '\0';
@@ -310,7 +330,7 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 {
 	memset(e, 0, sizeof *e);
 	*status = 2;
-	if (check_limits(cfg, r, err, errlen) < 0)
+	if (check_limits(cfg, r->nranks, err, errlen) < 0)
 		return -1;
 	long nc = sysconf(_SC_NPROCESSORS_ONLN);
 	e->cores = nc > 0 ? (unsigned)nc : 1u;
@@ -330,6 +350,24 @@ int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, h
 		atexit(cleanup_at_exit);
 	fill_segment(cfg, r, e, m);
 	*status = 0;
+	return 0;
+}
+
+int hl_emu_check(const hl_config *cfg, size_t nranks, double host_mflops, char *err,
+                 size_t errlen)
+{
+	hl_emu e;
+	memset(&e, 0, sizeof e);
+	int status = 2;
+	long nc = sysconf(_SC_NPROCESSORS_ONLN);
+	e.cores = nc > 0 ? (unsigned)nc : 1u;
+	e.nmachines = cfg->nmachines;
+	if (check_limits(cfg, nranks, err, errlen) < 0 ||
+	    choose_scales(cfg, host_mflops, &e, &status, err, errlen) < 0) {
+		free(e.scale);
+		return status;
+	}
+	free(e.scale);
 	return 0;
 }
 
@@ -419,11 +457,16 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 
 void hl_emu_destroy(hl_emu *e)
 {
+	const vr_shm *sh = e->shm;
+	int all_attached = sh && sh->nranks > 0 &&
+	                   (unsigned)atomic_load(&sh->attached) >= sh->nranks;
 	if (e->shm) {
 		munmap(e->shm, sizeof(vr_shm));
 		e->shm = NULL;
 	}
-	if (e->name[0]) {
+	/* Once every rank attached, the last one removed the name (the
+	 * runtime's vr_emu_init): it may be someone else's by now. */
+	if (e->name[0] && !all_attached) {
 		shm_unlink(e->name);
 		e->name[0] = '\0';
 	}

@@ -41,6 +41,15 @@ typedef struct {
 int hl_emu_create(const hl_config *cfg, const hl_ranks *r, double host_mflops, hl_emu *e,
                   int *status, char *err, size_t errlen);
 
+/*
+ * hl_emu_check -- hl_emu_create's refusals without its segment: too many
+ * machines or ranks, or a speed this computer cannot emulate.  Nothing is
+ * created, so a command can refuse before it writes anything.  Returns 0,
+ * or the exit status (2, or 1 when out of memory) with a message in err.
+ */
+int hl_emu_check(const hl_config *cfg, size_t nranks, double host_mflops, char *err,
+                 size_t errlen);
+
 /* The counters, as the "emulation" object of report.json.  overrun_limit:
  * the fraction of booked compute above which the run is flagged. */
 #define HL_OVERRUN_LIMIT 0.02

@@ -287,6 +287,13 @@ int hl_hostfile_write(const char *path, hl_hosts_format fmt, const hl_config *cf
 	return hl_write_atomic(path, fill_hostfile, &a, err, errlen);
 }
 
+int hl_hostfile_output(const char *path, hl_hosts_format fmt, const hl_config *cfg,
+                       const hl_ranks *r, char *err, size_t errlen)
+{
+	print_args a = { fmt, cfg, r };
+	return hl_write_output(path, fill_hostfile, &a, err, errlen);
+}
+
 int hl_hostfile_check(hl_hosts_format fmt, const hl_config *cfg, const hl_ranks *r, diag *d)
 {
 	if (fmt != HL_HOSTS_MPICH && fmt != HL_HOSTS_MPICH_GROUPED &&

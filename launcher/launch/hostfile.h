@@ -67,6 +67,12 @@ int hl_hostfile_print(FILE *out, hl_hosts_format fmt, const hl_config *cfg,
 int hl_hostfile_write(const char *path, hl_hosts_format fmt, const hl_config *cfg,
                       const hl_ranks *r, char *err, size_t errlen);
 
+/* The same into an output the user named (-o): hl_write_output, so a
+ * device or a FIFO is written in place.  0, -1 (write failed) or -2
+ * (path refused, nothing written). */
+int hl_hostfile_output(const char *path, hl_hosts_format fmt, const hl_config *cfg,
+                       const hl_ranks *r, char *err, size_t errlen);
+
 /*
  * hl_hostfile_split_hosts -- the number of hosts that the plain mpich file
  * lists on more than one run of lines.  Hydra (through MPICH 4.x) makes each

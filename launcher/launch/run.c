@@ -5,12 +5,14 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -484,6 +486,7 @@ typedef struct {
 	char cwd[PATH_MAX];           /* the run directory, absolute */
 	hl_emu emu;                   /* the emulation / wake-up segment */
 	argv_t argv;                  /* the command */
+	int lock_fd;                  /* DIR/.hetlaunch.lock, held; -1: none */
 	char err[1024];
 } job_state;
 
@@ -493,6 +496,8 @@ static void job_free(job_state *j)
 	argv_free(&j->argv);
 	hl_ranks_free(&j->ranks);
 	hl_emu_destroy(&j->emu);
+	if (j->lock_fd >= 0)
+		close(j->lock_fd);   /* releases the run directory */
 }
 
 /* The ranks (the plan's, or one process per machine for --baseline) and
@@ -591,19 +596,76 @@ static int job_runtime(job_state *j)
 	return 0;
 }
 
+/* An emulation this computer cannot run is refused before job_dir writes
+ * anything, in a dry run too: this computer is measured for it then. */
+static int job_speeds(job_state *j)
+{
+	hl_run *run = j->run;
+	if (!j->cfg->emulate)
+		return 0;
+	run->host_mflops = j->o->host_mflops > 0 ? j->o->host_mflops : hl_host_mflops();
+	int st = hl_emu_check(j->cfg, j->ranks.nranks, run->host_mflops, j->err, sizeof j->err);
+	return st ? fail(run, st, "%s", j->err) : 0;
+}
+
+/* The PID a lock file names, or 0. */
+static long lock_holder(int fd)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+	buf[n > 0 ? n : 0] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+/* Two runs into one directory would leave one's report beside the other's
+ * plan: each run holds an flock on DIR/.hetlaunch.lock until it ends, and
+ * a second is refused.  The kernel drops an flock with its process, so a
+ * killed run blocks nobody; the file stays (removing it would let two runs
+ * lock two different files of one name). */
+static int lock_dir(job_state *j)
+{
+	hl_run *run = j->run;
+	char path[PATH_MAX + 32];
+	snprintf(path, sizeof path, "%s/.hetlaunch.lock", run->dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0666);
+	if (fd < 0)
+		return fail(run, 1, "%s: %s", path, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+		long pid = e == EWOULDBLOCK ? lock_holder(fd) : 0;
+		close(fd);
+		if (e != EWOULDBLOCK)
+			return fail(run, 1, "%s: cannot lock: %s", path, strerror(e));
+		if (pid > 0)
+			return fail(run, 2, "%s: another hetlaunch (PID %ld) is running into this "
+			            "directory: wait for it, or give another --out", run->dir, pid);
+		return fail(run, 2, "%s: another hetlaunch is running into this directory: wait "
+		            "for it, or give another --out", run->dir);
+	}
+	char pid[32];
+	int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+		/* the lock holds without the PID; the message then names none */
+	}
+	j->lock_fd = fd;
+	return 0;
+}
+
 /* The run directory: --out DIR or a new runs/NAME-STAMP; j->cwd its
  * absolute path (the command and the job are given that). */
 static int job_dir(job_state *j)
 {
 	hl_run *run = j->run;
-	if (j->o->out_dir) {
+	if (j->o->out_dir)
 		snprintf(run->dir, sizeof run->dir, "%s", j->o->out_dir);
-		reuse_dir(run->dir);
-	} else {
+	else
 		make_dir_name(j->cfg, j->o, run->dir, sizeof run->dir);
-	}
 	if (hl_mkdir_p(run->dir, j->err, sizeof j->err) < 0)
 		return fail(run, 1, "%s", j->err);
+	if (lock_dir(j) != 0)
+		return run->status;
+	if (j->o->out_dir)
+		reuse_dir(run->dir);   /* only once it is ours */
 	if (realpath(run->dir, j->cwd) == NULL)
 		return fail(run, 1, "%s: %s", run->dir, strerror(errno));
 	return 0;
@@ -657,7 +719,6 @@ static int job_segment(job_state *j)
 	    hl_emu_create(cfg, &j->ranks, 0.0, &j->emu, &st, j->err, sizeof j->err) < 0)
 		return fail(run, st, "%s", j->err);
 	if (cfg->emulate && !o->dry_run) {
-		run->host_mflops = o->host_mflops > 0 ? o->host_mflops : hl_host_mflops();
 		if (hl_emu_create(cfg, &j->ranks, run->host_mflops, &j->emu, &st, j->err,
 		                  sizeof j->err) < 0)
 			return fail(run, st, "%s", j->err);
@@ -892,13 +953,14 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	run->baseline = o->baseline;
 	job_state j;
 	memset(&j, 0, sizeof j);
+	j.lock_fd = -1;
 	j.cfg = cfg;
 	j.plan = plan;
 	j.o = o;
 	j.run = run;
 	/* In this order: every refusal (exit 2) before job_dir writes a file. */
 	static int (*const stages[])(job_state *) = {
-		job_ranks, job_program, job_runtime, job_dir, job_files, job_segment, job_command,
+		job_ranks, job_program, job_runtime, job_speeds, job_dir, job_files, job_segment, job_command,
 		job_launcher,
 	};
 	int st = 0;
@@ -913,6 +975,16 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	}
 	job_free(&j);
 	return run->status;
+}
+
+int hl_run_precheck(const hl_config *cfg, size_t nranks, hl_run_opts *o, char *err,
+                    size_t errlen)
+{
+	if (!cfg->emulate)
+		return 0;
+	if (o->host_mflops <= 0)
+		o->host_mflops = hl_host_mflops();
+	return hl_emu_check(cfg, nranks, o->host_mflops, err, errlen);
 }
 
 void hl_run_free(hl_run *run)

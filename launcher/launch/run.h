@@ -46,6 +46,14 @@ typedef struct {
 int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, hl_run *run);
 void hl_run_free(hl_run *run);
 
+/* For the commands that run several jobs (compare, run --adapt): this
+ * computer measured once into o->host_mflops (unless given), so that the
+ * runs share one figure, and an emulation it cannot run (nranks: the most
+ * any of the runs has) refused before anything is written.  Returns 0, or
+ * the exit status with the reason in err. */
+int hl_run_precheck(const hl_config *cfg, size_t nranks, hl_run_opts *o, char *err,
+                    size_t errlen);
+
 /* The predicted speedup of the plan over one process per machine: the
  * step-by-step LU prediction for 1d, the steady state for 2d. */
 double hl_predicted_speedup(const hl_plan *plan);

@@ -3,7 +3,9 @@
  * the runs of paper 002 s4.5's semi-static strategy, where each phase is
  * planned on what the one before measured.
  */
+#include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +79,42 @@ static const char *scalar(const yt_node *map, const char *key)
 	return v && v->kind == YT_SCALAR ? v->value : NULL;
 }
 
+/* A report is input: its numbers are checked as a machine list's are.  A
+ * time is finite, not negative and under 10^7 s (115 days); a size is the
+ * configuration's range (config.c), and the sizes' column blocks are at
+ * most MAX_PAIRS block pairs in all (their work is quadratic in them). */
+#define MAX_SECONDS 1e7
+#define MAX_N 10000000
+#define MAX_PAIRS 50000000.0
+
+/* v as a time in [0, MAX_SECONDS]; -1 with the reason (naming what) in err. */
+static int get_seconds(const char *v, const char *what, double *x, char *err, size_t errlen)
+{
+	char *end = NULL;
+	errno = 0;
+	*x = strtod(v, &end);
+	if (end == v || *end || errno || !isfinite(*x) || *x < 0 || *x > MAX_SECONDS) {
+		snprintf(err, errlen, "%s = %s: not a time in seconds from 0 to %g", what, v,
+		         MAX_SECONDS);
+		return -1;
+	}
+	return 0;
+}
+
+/* v as a problem size in 1..MAX_N; -1 with the reason in err. */
+static int get_n(const char *v, size_t a, size_t *n, char *err, size_t errlen)
+{
+	char *end = NULL;
+	errno = 0;
+	unsigned long long x = strtoull(v, &end, 10);
+	if (end == v || *end || errno || v[0] == '-' || x < 1 || x > MAX_N) {
+		snprintf(err, errlen, "results[%zu].n = %s: not a size from 1 to %d", a, v, MAX_N);
+		return -1;
+	}
+	*n = (size_t)x;
+	return 0;
+}
+
 typedef struct {
 	size_t *ns, nns, nranks, *machine;
 	double *compute;
@@ -85,18 +123,45 @@ typedef struct {
 
 /* An emulated run books each machine's compute exactly (the runtime's
  * vproc_emu_charge): emulation.machines[].compute_s, by name. */
-static void read_busy(const yt_node *root, const hl_config *cfg, report_data *r)
+static int read_busy(const yt_node *root, const hl_config *cfg, report_data *r, char *err,
+                     size_t errlen)
 {
 	const yt_node *ms = get(get(root, "emulation"), "machines");
 	if (ms == NULL || ms->kind != YT_SEQ)
-		return;
+		return 0;
 	r->busy = calloc(cfg->nmachines, sizeof *r->busy);
 	for (size_t a = 0; r->busy && a < ms->n; a++) {
 		const char *name = scalar(ms->items[a], "name"), *c = scalar(ms->items[a], "compute_s");
+		char what[64];
+		snprintf(what, sizeof what, "emulation.machines[%zu].compute_s", a);
 		for (size_t i = 0; name && c && i < cfg->nmachines; i++)
-			if (strcmp(cfg->machines[i].name, name) == 0)
-				r->busy[i] = strtod(c, NULL);
+			if (strcmp(cfg->machines[i].name, name) == 0 &&
+			    get_seconds(c, what, &r->busy[i], err, errlen) < 0)
+				return -1;
 	}
+	return 0;
+}
+
+/* results[].n into r->ns, each checked, and their block pairs bounded. */
+static int read_sizes(const yt_node *res, size_t nb, report_data *r, char *err, size_t errlen)
+{
+	double pairs = 0;
+	for (size_t a = 0; a < res->n; a++) {
+		const char *n = scalar(res->items[a], "n");
+		if (n == NULL)
+			continue;
+		if (get_n(n, a, &r->ns[r->nns], err, errlen) < 0)
+			return -1;
+		double M = (double)((r->ns[r->nns++] + nb - 1) / nb);
+		pairs += M * (M + 1) / 2;
+		if (pairs > MAX_PAIRS) {
+			snprintf(err, errlen, "results[%zu].n = %s: at nb %zu the sizes make more than "
+			         "%.0f pairs of column blocks in all: not a run hetlaunch made", a, n, nb,
+			         MAX_PAIRS);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* The sizes, and each rank's machine (an index of cfg) and compute. */
@@ -122,11 +187,8 @@ static int read_report(const yt_node *root, const hl_config *cfg, report_data *r
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	for (size_t a = 0; a < res->n; a++) {
-		const char *n = scalar(res->items[a], "n");
-		if (n)
-			r->ns[r->nns++] = strtoul(n, NULL, 10);
-	}
+	if (read_sizes(res, cfg->nb ? cfg->nb : 1, r, err, errlen) < 0)
+		return -1;
 	for (r->nranks = 0; r->nranks < ranks->n; r->nranks++) {
 		const yt_node *x = ranks->items[r->nranks];
 		const char *name = scalar(x, "machine"), *c = scalar(x, "compute");
@@ -140,10 +202,12 @@ static int read_report(const yt_node *root, const hl_config *cfg, report_data *r
 			return -1;
 		}
 		r->machine[r->nranks] = i;
-		r->compute[r->nranks] = strtod(c, NULL);
+		char what[48];
+		snprintf(what, sizeof what, "ranks[%zu].compute", r->nranks);
+		if (get_seconds(c, what, &r->compute[r->nranks], err, errlen) < 0)
+			return -1;
 	}
-	read_busy(root, cfg, r);
-	return 0;
+	return read_busy(root, cfg, r, err, errlen);
 }
 
 static void report_data_free(report_data *r)
@@ -162,6 +226,15 @@ static int measured_from_root(const yt_node *root, const hl_config *cfg, double 
 	if (rc == 0)
 		rc = hl_measured_cycle_times(cfg, r.ns, r.nns, r.nranks, r.machine, r.compute, r.busy,
 		                             ms, err, errlen);
+	/* Each number in range can still make a cycle time out of it (a huge
+	 * time over a small work): a machine list must get finite ones. */
+	for (size_t i = 0; rc == 0 && i < cfg->nmachines; i++)
+		if (!isfinite(ms[i]) || !(ms[i] > 0)) {
+			snprintf(err, errlen, "%s: its times give machine %s a cycle time of %g: not "
+			         "a speed", r.busy ? "emulation.machines[].compute_s" : "ranks[].compute",
+			         cfg->machines[i].name, ms[i]);
+			rc = -1;
+		}
 	if (source)
 		*source = r.busy ? "the emulation's per-machine compute" : "the ranks' compute (median)";
 	report_data_free(&r);

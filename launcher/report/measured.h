@@ -43,6 +43,16 @@ int hl_measured_from_dir(const char *rundir, const hl_config *cfg, double *ms,
 int hl_calibrate_output(const hl_config *cfg, const double *ms, int json, const char *out,
                         int quiet, const char *dir);
 
+/*
+ * hl_calibrate_edit -- -o NEWFILE: cfg->file's text with each machine
+ * entry's cycle_time (or speed) replaced by the measured ms (an entry of
+ * count machines: their mean), everything else as it was (calibrate_edit.c).
+ * Returns 0, -1 (exit 1) or -2 (NEWFILE refused: hl_write_output), with
+ * the reason in err.
+ */
+int hl_calibrate_edit(const hl_config *cfg, const double *ms, const char *out, char *err,
+                      size_t errlen);
+
 /* `hetlaunch calibrate --from RUNDIR [FILE] [--json] [-o NEWFILE]`. */
 int hl_calibrate_from(const char *rundir, const char *file, int json, const char *out, int quiet);
 

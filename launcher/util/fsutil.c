@@ -232,3 +232,72 @@ int hl_beside_binary(const char *env, const char *rel, int exec, char *out, size
 	}
 	return access(out, exec ? X_OK : R_OK);
 }
+
+/* ---- outputs the user names (-o) ------------------------------------------ */
+
+/* Written in place rather than replaced: a device or a FIFO is a stream,
+ * not a file to swap (renaming over /dev/null would make it a file). */
+static int is_stream(mode_t m)
+{
+	return S_ISCHR(m) || S_ISFIFO(m);
+}
+
+int hl_output_check(const char *path, char *err, size_t errlen)
+{
+	struct stat ls, st;
+	if (lstat(path, &ls) < 0)
+		return errno == ENOENT ? 0 : (set_err(err, errlen, "%s: %s", path, strerror(errno)), -1);
+	/* A directory fails at the rename, as it always did (exit 1). */
+	if (S_ISREG(ls.st_mode) || is_stream(ls.st_mode) || S_ISDIR(ls.st_mode))
+		return 0;
+	if (S_ISLNK(ls.st_mode) && stat(path, &st) == 0 && is_stream(st.st_mode))
+		return 0;
+	if (S_ISLNK(ls.st_mode))
+		set_err(err, errlen, "%s: a symbolic link to a file or to nothing: hetlaunch neither "
+		        "replaces a link nor writes through it (give the file's own name)", path);
+	else
+		set_err(err, errlen, "%s: not a regular file, a character device or a FIFO (a block "
+		        "device or a socket is not an output)", path);
+	return -1;
+}
+
+/* fill into the device or FIFO at path, opened as it is: no O_CREAT, no
+ * O_TRUNC, and checked again once open (it may have changed since). */
+static int write_stream(const char *path, int (*fill)(FILE *f, void *arg), void *arg,
+                        char *err, size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !is_stream(st.st_mode)) {
+		set_err(err, errlen, "%s: %s", path, fd < 0 ? strerror(errno)
+		                                          : "no longer a device or a FIFO");
+		if (fd >= 0)
+			close(fd);
+		return fd < 0 ? -1 : -2;
+	}
+	FILE *f = fdopen(fd, "w");
+	if (f == NULL) {
+		set_err(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	int bad = fill(f, arg) != 0 || fflush(f) != 0 || ferror(f);
+	if (bad)
+		set_err(err, errlen, "%s: write error: %s", path, strerror(errno));
+	if (fclose(f) != 0 && !bad) {
+		set_err(err, errlen, "%s: write error: %s", path, strerror(errno));
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+int hl_write_output(const char *path, int (*fill)(FILE *f, void *arg), void *arg,
+                    char *err, size_t errlen)
+{
+	struct stat st;
+	if (hl_output_check(path, err, errlen) < 0)
+		return -2;
+	if (stat(path, &st) == 0 && is_stream(st.st_mode))
+		return write_stream(path, fill, arg, err, errlen);
+	return hl_write_atomic(path, fill, arg, err, errlen);
+}

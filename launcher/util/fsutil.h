@@ -30,6 +30,28 @@ int hl_write_atomic(const char *path, int (*fill)(FILE *f, void *arg), void *arg
                     char *err, size_t errlen);
 
 /*
+ * hl_output_check -- whether `path`, an output the user named (-o), can be
+ * written: absent or a regular file (replaced atomically), a character
+ * device or a FIFO (written in place: /dev/null, a terminal, a pipe), or a
+ * symbolic link to a device or a FIFO (/dev/stdout on a pipe or a
+ * terminal).  Anything else is refused: a link to a file or to nothing is
+ * neither replaced nor written through, a block device or a socket is not
+ * an output (a directory passes, and fails at hl_write_atomic's rename).
+ * Returns 0, or -1 with the reason naming `path` in err.
+ */
+int hl_output_check(const char *path, char *err, size_t errlen);
+
+/*
+ * hl_write_output -- write a user-named output: hl_write_atomic for a new
+ * or regular file, in place (no O_CREAT, no O_TRUNC) for a device or a
+ * FIFO, after hl_output_check.  Returns 0, -1 when the write failed (exit
+ * 1), or -2 when hl_output_check refused the path (exit 2; nothing was
+ * written).
+ */
+int hl_write_output(const char *path, int (*fill)(FILE *f, void *arg), void *arg,
+                    char *err, size_t errlen);
+
+/*
  * hl_mkdir_p -- create `dir` and any missing parents (mode 0777 & ~umask),
  * like mkdir -p.  An existing directory is success; an existing non-directory
  * is an error.  Returns 0, or -1 with a message naming the component that

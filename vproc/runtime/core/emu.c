@@ -217,7 +217,11 @@ void vr_emu_init(void)
 	my = &s->ranks[rank];
 	emulating = (s->flags & VR_FLAG_EMULATE) != 0;
 	atomic_store(&my->pid, (int)getpid());
-	atomic_fetch_add(&s->attached, 1);
+	/* The last rank to attach removes the name: every rank has its
+	 * mapping, and nothing is left in /dev/shm even if hetlaunch is
+	 * killed outright (hetlaunch then leaves the name alone). */
+	if ((unsigned)atomic_fetch_add(&s->attached, 1) + 1 == s->nranks)
+		shm_unlink(name);
 	atomic_fetch_add(&s->awake, 1);
 	cpu_set_t cpus;
 	ncpu = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
