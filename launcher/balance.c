@@ -19,14 +19,10 @@
 #define _GNU_SOURCE
 #include "balance.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "fsutil.h"
 #include "spawn.h"
@@ -172,7 +168,7 @@ static int draw(const char *dir, balance_ctx *c, char *msg, size_t len)
 	if (g == 1)
 		snprintf(msg, len, "no balance.png: gnuplot is not installed (Debian: gnuplot-nox)");
 	else if (g == -2)
-		snprintf(msg, len, "no balance.png: gnuplot took longer than %g s (redraw: cd %s && "
+		snprintf(msg, len, "no balance.png: gnuplot took longer than %g s or wrote too much (redraw: cd %s && "
 		         "gnuplot balance.gp)", GNUPLOT_TIMEOUT_S, dir);
 	else if (g < 0 || plen < 8 || memcmp(png, "\x89PNG", 4) != 0)
 		snprintf(msg, len, "no balance.png: gnuplot failed (redraw: cd %s && gnuplot balance.gp)",

@@ -83,7 +83,7 @@ double hl_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int hl_signals_catch(hl_signals *s)
+static int signals_catch(hl_signals *s)
 {
 	if (wake[0] < 0 && pipe2(wake, O_CLOEXEC | O_NONBLOCK) < 0)
 		return -1;
@@ -107,7 +107,7 @@ static int hl_signals_catch(hl_signals *s)
 	return 0;
 }
 
-static void hl_signals_restore(const hl_signals *s)
+static void signals_restore(const hl_signals *s)
 {
 	for (size_t i = 0; i < NSIGS; i++)
 		sigaction(ending_signals[i], &s->old[i], NULL);
@@ -197,17 +197,23 @@ typedef struct {
 	hl_joblog log;           /* log.txt, the echo, the kept lines */
 } job;
 
-/* The child, after fork: a group of its own, the default signal actions
- * (an ignored SIGHUP stays ignored: nohup covers the job too), SIGTERM when
+/* In a child: the default actions, but an ignored SIGHUP stays ignored
+ * (nohup covers what hetlaunch starts too). */
+static void default_signals(void)
+{
+	for (size_t i = 0; i < NSIGS; i++)
+		signal(ending_signals[i], ending_signals[i] == SIGHUP && hup_ignored ? SIG_IGN
+		                                                                      : SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+}
+
+/* The child, after fork: a group of its own, the default signal actions, SIGTERM when
  * hetlaunch dies, stdin from /dev/null, stdout and stderr into out; then
  * execvp, or its errno written to efd and exit 127. */
 static _Noreturn void exec_child(const hl_spawn_opts *o, int out, int efd, pid_t parent)
 {
 	setpgid(0, 0);
-	for (size_t i = 0; i < NSIGS; i++)
-		signal(ending_signals[i], ending_signals[i] == SIGHUP && hup_ignored ? SIG_IGN
-		                                                                      : SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	default_signals();
 	/* hetlaunch killed outright: mpiexec ends the job as on Ctrl-C.
 	 * A parent already gone before prctl would never send it. */
 	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != parent)
@@ -329,7 +335,7 @@ static int finish_job(hl_spawn_result *res, job *w, const hl_signals *old)
 	kill_strays();
 	prctl(PR_SET_CHILD_SUBREAPER, 0);
 	res->log_error = hl_joblog_close(&w->log, &res->log);
-	hl_signals_restore(old);
+	signals_restore(old);
 	res->elapsed = hl_now() - w->t0;
 	if (WIFEXITED(w->status))
 		res->exit_code = WEXITSTATUS(w->status);
@@ -344,7 +350,7 @@ static int finish_job(hl_spawn_result *res, job *w, const hl_signals *old)
 static int prepare(int pfd[2], int efd[2], hl_signals *old, char *err, size_t errlen)
 {
 	pfd[0] = pfd[1] = efd[0] = efd[1] = -1;
-	if (pipe2(pfd, O_CLOEXEC) < 0 || pipe2(efd, O_CLOEXEC) < 0 || hl_signals_catch(old) < 0) {
+	if (pipe2(pfd, O_CLOEXEC) < 0 || pipe2(efd, O_CLOEXEC) < 0 || signals_catch(old) < 0) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		for (int i = 0; i < 2; i++) {
 			if (pfd[i] >= 0)
@@ -368,7 +374,7 @@ static void unprepare(hl_joblog *log, const hl_signals *old)
 	free(kept);
 	if (old) {
 		prctl(PR_SET_CHILD_SUBREAPER, 0);
-		hl_signals_restore(old);
+		signals_restore(old);
 	}
 }
 
@@ -427,9 +433,7 @@ typedef struct {
 static _Noreturn void exec_filter(char *const argv[], int in, int out, pid_t parent)
 {
 	setpgid(0, 0);
-	for (size_t i = 0; i < NSIGS; i++)
-		signal(ending_signals[i], SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	default_signals();
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 		_exit(126);
 	int devnull = open("/dev/null", O_WRONLY);
@@ -543,13 +547,13 @@ int hl_spawn_filter(char *const argv[], const char *in, size_t inlen, size_t out
 	*outlen = 0;
 	filter f = { .in = -1, .out = -1, .data = in, .len = inlen, .max = outmax };
 	hl_signals old;
-	if (hl_signals_catch(&old) < 0)
+	if (signals_catch(&old) < 0)
 		return -1;
 	int rc = filter_start(&f, argv) < 0 ? -1 : filter_wait(&f, timeout);
 	close_fd(&f.in);
 	close_fd(&f.out);
 	int sig = got_signal;
-	hl_signals_restore(&old);
+	signals_restore(&old);
 	if (rc == -3) {   /* the helper is gone: the signal ends hetlaunch as it would have */
 		free(f.buf);
 		signal(sig, SIG_DFL);
