@@ -304,6 +304,150 @@ wait $pid 2>/dev/null
 check "SIGKILL once the ranks attached: no /dev/shm name of it left, before any sweep" \
 	test -z "$(ls /dev/shm | grep "^hetlaunch-$pid-")"
 for i in $(seq 50); do [ -z "$(ours)" ] && break; sleep 0.2; done
+# --- the job's end, whatever its launcher does with its output -----------------
+# fake_mpiexec NAME BODY: $tmp/NAME, an mpiexec: that answers -help at once
+# (the -rankmap question) and otherwise runs BODY (sh); exec_yaml NAME
+# MPIEXEC [LINES...]: $tmp/NAME.yaml, /bin/true on one local machine.
+fake_mpiexec() {
+	printf '#!/bin/sh\n[ "$1" = -help ] && exit 0\n%s\n' "$2" >"$tmp/$1"
+	chmod +x "$tmp/$1"
+}
+exec_yaml() {
+	local name=$1 mpiexec=$2; shift 2
+	{
+		echo "name: $name"
+		echo "machines: [{name: a, host: localhost, cycle_time: 1}, {name: b, host: localhost, cycle_time: 2}]"
+		echo "kernel: exec"
+		echo "program: /bin/true"
+		echo "mpiexec: $tmp/$mpiexec"
+		echo "emulate: false"
+		for x in "$@"; do echo "$x"; done
+	} >"$tmp/$name.yaml"
+}
+# A launcher that sends its output elsewhere: the pipe ends at once, the job
+# does not; timeout: and the signals still end it.
+fake_mpiexec closed 'exec >/dev/null 2>&1; exec sleep 20'
+exec_yaml closed closed "timeout: 2"
+t0=$(date +%s)
+timeout 30 "$HETLAUNCH" run "$tmp/closed.yaml" --quiet --out "$tmp/run-closed" >/dev/null 2>"$tmp/err"
+rc=$? t=$(( $(date +%s) - t0 ))
+check "launcher closed its output: timeout: 2 ends the job (exit $rc after ${t}s)" \
+	test $rc -eq 1 -a $t -lt 10 -a "$(json "$tmp/run-closed/report.json" 'd["job"]["timed_out"]')" = True
+exec_yaml closed-term closed "timeout: 120"
+for sig in TERM INT; do
+	"$HETLAUNCH" run "$tmp/closed-term.yaml" --quiet --out "$tmp/run-closed-$sig" >/dev/null 2>"$tmp/err-$sig" &
+	pid=$!
+	sleep 1.5
+	t0=$(date +%s)
+	kill -$sig $pid
+	timeout 30 tail --pid=$pid -f /dev/null
+	wait $pid
+	rc=$? t=$(( $(date +%s) - t0 ))
+	check "launcher closed its output: SIG$sig ends the job (exit $rc after ${t}s)" \
+		test $rc -eq 1 -a $t -lt 8 -a -n "$(grep 'ending the job' "$tmp/err-$sig")"
+done
+# A kernel that expects result lines: a launcher that printed none is no pass.
+fake_mpiexec silent2 'exit 0'
+exec_yaml noresult silent2
+sed -i 's/^kernel: exec/kernel: lu/; /^program:/d' "$tmp/noresult.yaml"
+"$HETLAUNCH" run "$tmp/noresult.yaml" --quiet --out "$tmp/run-noresult" >/dev/null 2>"$tmp/err"
+rc=$?
+check "kernel lu, no result line: exit 1, not passed" \
+	test $rc -eq 1 -a "$(json "$tmp/run-noresult/report.json" 'd["passed"]')" = False
+
+# nohup: an inherited SIGHUP ignore is kept (the job and hetlaunch go on).
+fake_mpiexec slow2 'sleep 2'
+exec_yaml nohup slow2
+nohup "$HETLAUNCH" run "$tmp/nohup.yaml" --quiet --out "$tmp/run-nohup" >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 0.7
+kill -HUP $pid
+wait $pid
+rc=$?
+check "nohup hetlaunch run, then SIGHUP: the run goes on, exit 0" \
+	test $rc -eq 0 -a -z "$(grep 'hung up' "$tmp/err")"
+
+# One signal during compare's baseline ends compare: no second job.
+fake_mpiexec cmpslow 'echo "hetlaunch-rank rank=0 compute=1 wait=0"; sleep 30'
+exec_yaml cmpsig cmpslow
+"$HETLAUNCH" compare "$tmp/cmpsig.yaml" --quiet --out "$tmp/run-cmpsig" >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 1.5
+kill -INT $pid
+timeout 30 tail --pid=$pid -f /dev/null
+wait $pid
+rc=$?
+check "SIGINT during compare's baseline: exit 1, the second job never started" \
+	test $rc -eq 1 -a -z "$(grep '2/2' "$tmp/err")" -a ! -e "$tmp/run-cmpsig/hetero" \
+	     -a ! -e "$tmp/run-cmpsig/balance.png"
+
+# compare's gnuplot: a time limit, and SIGTERM ends it with hetlaunch.
+fake_mpiexec cmpfast 'echo "hetlaunch-rank rank=0 compute=1 wait=0"'
+exec_yaml cmpgnu cmpfast
+mkdir -p "$tmp/gnubin"
+printf '#!/bin/sh\necho $$ >"%s/gnuplot.pid"\ntrap "" TERM\nexec sleep 60\n' "$tmp" >"$tmp/gnubin/gnuplot"
+chmod +x "$tmp/gnubin/gnuplot"
+t0=$(date +%s)
+PATH=$tmp/gnubin:$PATH timeout 60 "$HETLAUNCH" compare "$tmp/cmpgnu.yaml" --quiet --out "$tmp/run-gnu" \
+	>/dev/null 2>"$tmp/err"
+rc=$? t=$(( $(date +%s) - t0 ))
+gpid=$(cat "$tmp/gnuplot.pid" 2>/dev/null)
+check "a gnuplot that hangs is ended at its time limit (after ${t}s), no balance.png" \
+	test $t -lt 30 -a -n "$gpid" -a ! -e "$tmp/run-gnu/balance.png" -a \
+	     -n "$(grep 'no balance.png' "$tmp/err")"
+check "... and it is gone" test -n "$gpid" -a ! -e "/proc/$gpid"
+rm -f "$tmp/gnuplot.pid"
+PATH=$tmp/gnubin:$PATH "$HETLAUNCH" compare "$tmp/cmpgnu.yaml" --quiet --out "$tmp/run-gnu2" \
+	>/dev/null 2>"$tmp/err" &
+pid=$!
+for i in $(seq 100); do [ -s "$tmp/gnuplot.pid" ] && break; sleep 0.1; done
+kill -TERM $pid
+wait $pid
+sleep 0.3
+gpid=$(cat "$tmp/gnuplot.pid" 2>/dev/null)
+check "SIGTERM during gnuplot: gnuplot is gone, no temporary PNG left" \
+	test -n "$gpid" -a ! -e "/proc/$gpid" -a -z "$(find "$tmp/run-gnu2" -maxdepth 1 -name '.*png')"
+
+# A descendant in a session of its own that ignores SIGTERM: ended with the job.
+fake_mpiexec stray "setsid sh -c 'trap \"\" TERM; echo \$\$ >$tmp/stray.pid; exec sleep 60' </dev/null >/dev/null 2>&1 &
+sleep 30"
+exec_yaml stray stray "timeout: 2"
+timeout 60 "$HETLAUNCH" run "$tmp/stray.yaml" --quiet --out "$tmp/run-stray" >/dev/null 2>"$tmp/err"
+sleep 0.3
+spid=$(cat "$tmp/stray.pid" 2>/dev/null)
+check "a setsid'd child that ignores SIGTERM does not outlive the timeout" \
+	test -n "$spid" -a ! -e "/proc/$spid"
+[ -n "$spid" ] && kill -KILL "$spid" 2>/dev/null
+
+# A huge output: echoed as it comes (no rescanning of a line without a
+# newline), a bounded part kept in memory, all of it in log.txt, and a
+# result line at its end still read.
+fake_mpiexec big 'head -c 67108864 /dev/zero | tr "\0" x; echo
+echo "hetlaunch-result n=10 nb=2 P=1 Q=1 time=0.5 passed=1"'
+exec_yaml big big
+/usr/bin/time -f "%e %M" -o "$tmp/time-big" timeout 120 "$HETLAUNCH" run "$tmp/big.yaml" \
+	--out "$tmp/run-big" >/dev/null 2>"$tmp/err"
+rc=$?
+read -r wall kb <"$tmp/time-big"
+check "64 MiB on one line, echoed: exit $rc, ${wall}s, peak RSS ${kb} KiB (< 48 MiB)" \
+	test $rc -eq 0 -a "${kb:-999999}" -lt 49152 -a "${wall%.*}" -lt 20
+check "... log.txt has all of it, the result line at its end is read" \
+	test "$(stat -c %s "$tmp/run-big/log.txt")" -eq $((67108864 + 1 + 53)) -a \
+	     "$(json "$tmp/run-big/report.json" 'd["results"][0]["time"]')" = 0.5
+
+# log.txt on a full disk (a 64 KiB tmpfs in a mount namespace of our own):
+# said, and the run fails.
+fake_mpiexec fill 'head -c 300000 /dev/zero | tr "\0" "y"; echo'
+exec_yaml fill fill
+if unshare -r -m true 2>/dev/null; then
+	unshare -r -m sh -c 'mkdir -p "$1/full" && mount -t tmpfs -o size=64k none "$1/full" &&
+		"$2" run "$1/fill.yaml" --quiet --out "$1/full/run" >/dev/null 2>"$1/err-full"
+		echo $? >"$1/rc-full"' sh "$tmp" "$HETLAUNCH"
+	check "log.txt on a full disk: said, exit 1" \
+		test "$(cat "$tmp/rc-full")" = 1 -a -n "$(grep 'log.txt: No space left on device' "$tmp/err-full")"
+else
+	echo "skip: log.txt on a full disk (no mount namespace here)"
+fi
 
 echo "safety tests: $pass passed, $fail failed"
 [ $fail -eq 0 ]

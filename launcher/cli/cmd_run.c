@@ -299,13 +299,18 @@ int hl_cmd_compare(int argc, char **argv)
 		rc1 = compare_run(&cfg, &plan, &a.o, dir, 1, &cyc);
 		if (rc1 != EXIT_USAGE)   /* bad input: said once, below */
 			print_summary(&cfg, &cyc);
-		if (rc1 != EXIT_USAGE) {
+		/* A signal during the baseline ends compare: the user asked
+		 * to stop, not to skip to the next job. */
+		if (cyc.job.interrupted)
+			fprintf(stderr, "hetlaunch: compare: interrupted: the heterogeneous run is "
+			        "not started\n");
+		if (rc1 != EXIT_USAGE && !cyc.job.interrupted) {
 			rc2 = compare_run(&cfg, &plan, &a.o, dir, 0, &het);
 			print_summary(&cfg, &het);
 		}
 		rc = rc1 ? rc1 : rc2;
 	}
-	if (rc != EXIT_USAGE && (cyc.job.log || het.job.log)) {
+	if (rc != EXIT_USAGE && !cyc.job.interrupted && (cyc.job.log || het.job.log)) {
 		compare_ctx c = { &cfg, &plan, &cyc, &het };
 		snprintf(sub, sizeof sub, "%s/compare.json", dir);
 		if (hl_write_atomic(sub, fill_compare, &c, err, sizeof err) < 0) {
@@ -318,8 +323,10 @@ int hl_cmd_compare(int argc, char **argv)
 		        pred > 0 ? 100 * meas / pred : 0.0);
 		hl_compare_sizes_print(&cyc, &het, stderr);
 		char msg[PATH_MAX + 128];
-		hl_balance_png(dir, &cfg, &cyc, &het, msg, sizeof msg);
-		fprintf(stderr, "hetlaunch: %s\n", msg);
+		if (!het.job.interrupted) {   /* stopped: no gnuplot after it */
+			hl_balance_png(dir, &cfg, &cyc, &het, msg, sizeof msg);
+			fprintf(stderr, "hetlaunch: %s\n", msg);
+		}
 		if (a.json) {
 			jw w;
 			jw_init(&w, stdout);

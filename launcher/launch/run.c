@@ -925,6 +925,11 @@ static void job_verdict(job_state *j)
 	    hl_emu_attached(&j->emu) < run->nranks)
 		fail(run, 1, "emulation: %zu of %zu ranks attached to the runtime (%s not preloaded?)",
 		     hl_emu_attached(&j->emu), run->nranks, j->preload);
+	/* A full disk: the results were read from memory, but log.txt, the
+	 * record the run leaves, is cut: the run fails (as with report.json). */
+	if (run->job.log_error && run->status == 0)
+		fail(run, 1, "%s/log.txt: %s: the job's output is not all in it", run->dir,
+		     strerror(run->job.log_error));
 	if (run->status != 0)
 		run->passed = 0;   /* a PASSED line before a hang or a kill is not a pass */
 }

@@ -24,14 +24,25 @@ typedef struct {
 	int timed_out;           /* we ended it: timeout */
 	int interrupted;         /* we ended it: SIGINT/SIGTERM (the signal) */
 	int exec_failed;         /* argv[0] could not be started (errno) */
+	int log_error;           /* errno of writing log.txt (a full disk), or 0 */
 	double elapsed;          /* seconds */
-	char *log;               /* the whole log, NUL-terminated (malloc'd) */
+	char *log;               /* the log as kept in memory (joblog.h: the first and
+	                          * the last lines), NUL-terminated (malloc'd) */
 } hl_spawn_result;
 
 /* Returns 0 when the job was started and has ended (look at *res), -1 when
  * it could not be started at all (message in err). */
 int hl_spawn(const hl_spawn_opts *o, hl_spawn_result *res, char *err, size_t errlen);
 void hl_spawn_result_free(hl_spawn_result *res);
+
+/* A helper program (gnuplot) fed in[inlen] on its stdin, its stdout into
+ * *out (malloc'd, *outlen bytes, at most outmax), its stderr discarded, no
+ * shell.  Killed (its group) past timeout seconds or outmax bytes; a
+ * signal that would end hetlaunch kills it, then ends hetlaunch as it
+ * would have.  Returns 0 (it exited 0), 1 (not installed: exit 127), -1
+ * (it failed), -2 (killed: too long, too much). */
+int hl_spawn_filter(char *const argv[], const char *in, size_t inlen, size_t outmax,
+                    double timeout, char **out, size_t *outlen);
 
 /* Seconds since an arbitrary point (CLOCK_MONOTONIC). */
 double hl_now(void);

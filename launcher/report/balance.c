@@ -9,23 +9,23 @@
  * processor, so a sum would count the same seconds several times): the
  * whole bar is compute + wait of a process, the dark part its compute.
  * gnuplot draws it; balance.dat and balance.gp stay beside the PNG so the
- * user can redraw it.  Written atomically: gnuplot writes a temporary
- * file, renamed over balance.png (rename never follows a symlink).
+ * user can redraw it.  gnuplot itself reads neither: its script, data
+ * inline, comes on its stdin from memory and its PNG goes to its stdout
+ * (a script swapped in the run directory could run commands through
+ * gnuplot's system(), a link planted at its output would be written
+ * through); hetlaunch writes the PNG atomically, never through a link
+ * (fsutil.c).  gnuplot has a time limit and dies with hetlaunch.
  */
 #define _GNU_SOURCE
 #include "balance.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "fsutil.h"
+#include "spawn.h"
 
 /* Mean compute and wait of machine m's ranks in run r; 0 ranks: -1. */
 static int machine_mean(const hl_run *r, size_t m, double *comp, double *wait)
@@ -48,15 +48,14 @@ static int machine_mean(const hl_run *r, size_t m, double *comp, double *wait)
 typedef struct {
 	const hl_config *cfg;
 	const hl_run *cyc, *het;
-	const char *png_tmp;
+	const char *png;         /* what fill_png writes */
+	size_t png_len;
 } balance_ctx;
 
 /* One row per machine: x, name, cyclic compute, cyclic total, hetero
  * compute, hetero total ("NaN" where a run had no process there). */
-static int fill_dat(FILE *f, void *arg)
+static void rows(FILE *f, const balance_ctx *c)
 {
-	const balance_ctx *c = arg;
-	fprintf(f, "# x machine cyclic_compute cyclic_total hetero_compute hetero_total (s)\n");
 	for (size_t m = 0; m < c->cfg->nmachines; m++) {
 		double cc, cw, hc, hw;
 		int cok = machine_mean(c->cyc, m, &cc, &cw) == 0;
@@ -71,58 +70,115 @@ static int fill_dat(FILE *f, void *arg)
 		else
 			fprintf(f, " NaN NaN\n");
 	}
+}
+
+static int fill_dat(FILE *f, void *arg)
+{
+	fprintf(f, "# x machine cyclic_compute cyclic_total hetero_compute hetero_total (s)\n");
+	rows(f, arg);
 	return ferror(f) ? -1 : 0;
 }
 
+/* s in a gnuplot single-quoted string: '' for ', no control character. */
+static void gp_quoted(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("''", f);
+		else
+			fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
+	fputc('\'', f);
+}
+
+/* The picture's commands after `set output`, plotting src. */
+static void gp_plot(FILE *f, const balance_ctx *c, const char *src)
+{
+	fputs("set title ", f);
+	gp_quoted(f, c->cfg->name);
+	fputs(".': mean per process of each machine, cyclic (left) and hetero (right)'\n", f);
+	fprintf(f, "set ylabel 'seconds'\n"
+	        "set style fill solid 1.0 border -1\n"
+	        "set boxwidth 0.35\n"
+	        "set yrange [0:*]\n"
+	        "set key outside right top\n"
+	        "set xtics rotate by -30\n"
+	        "plot %s using ($1-0.19):4:xtic(2) with boxes lc rgb '#a6c8ff' title 'cyclic: waiting', \\\n"
+	        "     '' using ($1-0.19):3 with boxes lc rgb '#1f5fbf' title 'cyclic: compute', \\\n"
+	        "     '' using ($1+0.19):6 with boxes lc rgb '#ffd0a0' title 'hetero: waiting', \\\n"
+	        "     '' using ($1+0.19):5 with boxes lc rgb '#d9731a' title 'hetero: compute'\n",
+	        src);
+}
+
+#define GP_TERMINAL "set terminal pngcairo size 900,500 noenhanced\n"
+
+/* balance.gp, for the user to redraw: balance.dat into balance.png. */
 static int fill_gp(FILE *f, void *arg)
 {
-	const balance_ctx *c = arg;
 	fprintf(f, "# balance.gp -- redraw with: gnuplot balance.gp (in this directory)\n");
-	fprintf(f, "set terminal pngcairo size 900,500 noenhanced\n"
-	           "set output '%s'\n", c->png_tmp);
-	fprintf(f, "set title '%s: mean per process of each machine, cyclic (left) and hetero "
-	           "(right)'\n", c->cfg->name);
-	fputs("set ylabel 'seconds'\n"
-	      "set style fill solid 1.0 border -1\n"
-	      "set boxwidth 0.35\n"
-	      "set yrange [0:*]\n"
-	      "set key outside right top\n"
-	      "set xtics rotate by -30\n"
-	      "plot 'balance.dat' using ($1-0.19):4:xtic(2) with boxes lc rgb '#a6c8ff' title 'cyclic: waiting', \\\n"
-	      "     '' using ($1-0.19):3 with boxes lc rgb '#1f5fbf' title 'cyclic: compute', \\\n"
-	      "     '' using ($1+0.19):6 with boxes lc rgb '#ffd0a0' title 'hetero: waiting', \\\n"
-	      "     '' using ($1+0.19):5 with boxes lc rgb '#d9731a' title 'hetero: compute'\n",
-	      f);
+	fputs(GP_TERMINAL "set output 'balance.png'\n", f);
+	gp_plot(f, arg, "'balance.dat'");
 	return ferror(f) ? -1 : 0;
 }
 
-/* gnuplot balance.gp in dir: fork and exec, no shell (launcher/launch/spawn.c's
- * rule), its output discarded.  Returns 0, 1 if gnuplot is not installed,
- * -1 if it failed. */
-static int run_gnuplot(const char *dir)
+/* What gnuplot is given on its stdin: the data inline, the PNG to its
+ * stdout.  It reads no file and writes none: nothing in the run directory
+ * (which others may write to) can be swapped under it.  NULL: no memory. */
+static char *gp_script(const balance_ctx *c, size_t *len)
 {
-	char *argv[] = { "gnuplot", "balance.gp", NULL };
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int fd = open("/dev/null", O_RDWR);
-		if (fd >= 0) {
-			dup2(fd, 0);
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		if (chdir(dir) == 0)
-			execvp(argv[0], argv);
-		_exit(errno == ENOENT ? 127 : 126);
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+	if (f == NULL)
+		return NULL;
+	fputs(GP_TERMINAL "set output\n$balance << EOD\n", f);
+	rows(f, c);
+	fputs("EOD\n", f);
+	gp_plot(f, c, "$balance");
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
 	}
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
-		return 1;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	return buf;
+}
+
+static int fill_png(FILE *f, void *arg)
+{
+	const balance_ctx *c = arg;
+	return fwrite(c->png, 1, c->png_len, f) == c->png_len ? 0 : -1;
+}
+
+#define GNUPLOT_TIMEOUT_S 10.0    /* a bar chart takes well under a second */
+#define GNUPLOT_MAX_PNG (64u << 20)
+
+/* gnuplot, no shell (launcher/spawn.c's rule), the script on its stdin;
+ * its PNG replaces balance.png atomically.  Returns 0, or 1 / -1 with the
+ * reason in msg. */
+static int draw(const char *dir, balance_ctx *c, char *msg, size_t len)
+{
+	char *argv[] = { "gnuplot", NULL }, *png = NULL, path[PATH_MAX + 64], err[512];
+	size_t slen, plen;
+	char *script = gp_script(c, &slen);
+	int g = script ? hl_spawn_filter(argv, script, slen, GNUPLOT_MAX_PNG, GNUPLOT_TIMEOUT_S,
+	                                 &png, &plen) : -1;
+	free(script);
+	snprintf(path, sizeof path, "%s/balance.png", dir);
+	c->png = png;
+	c->png_len = plen;
+	int rc = -1;
+	if (g == 1)
+		snprintf(msg, len, "no balance.png: gnuplot is not installed (Debian: gnuplot-nox)");
+	else if (g == -2)
+		snprintf(msg, len, "no balance.png: gnuplot took longer than %g s or wrote too much (redraw: cd %s && "
+		         "gnuplot balance.gp)", GNUPLOT_TIMEOUT_S, dir);
+	else if (g < 0 || plen < 8 || memcmp(png, "\x89PNG", 4) != 0)
+		snprintf(msg, len, "no balance.png: gnuplot failed (redraw: cd %s && gnuplot balance.gp)",
+		         dir);
+	else if (hl_write_atomic(path, fill_png, c, err, sizeof err) < 0)
+		snprintf(msg, len, "no balance.png: %s", err);
+	else
+		rc = 0;
+	free(png);
+	return g == 1 ? 1 : rc;
 }
 
 int hl_balance_png(const char *dir, const hl_config *cfg, const hl_run *cyc, const hl_run *het,
@@ -132,9 +188,8 @@ int hl_balance_png(const char *dir, const hl_config *cfg, const hl_run *cyc, con
 		snprintf(msg, len, "no balance.png: the program printed no per-rank times");
 		return 1;
 	}
-	char tmpname[64], path[PATH_MAX + 64], err[512];
-	snprintf(tmpname, sizeof tmpname, ".balance-%ld.png", (long)getpid());
-	balance_ctx c = { cfg, cyc, het, tmpname };
+	char path[PATH_MAX + 64], err[512];
+	balance_ctx c = { cfg, cyc, het, NULL, 0 };
 	snprintf(path, sizeof path, "%s/balance.dat", dir);
 	int rc = hl_write_atomic(path, fill_dat, &c, err, sizeof err);
 	snprintf(path, sizeof path, "%s/balance.gp", dir);
@@ -144,28 +199,9 @@ int hl_balance_png(const char *dir, const hl_config *cfg, const hl_run *cyc, con
 		snprintf(msg, len, "no balance.png: %s", err);
 		return -1;
 	}
-	char tmp[PATH_MAX + 64], png[PATH_MAX + 64];
-	snprintf(tmp, sizeof tmp, "%s/%s", dir, tmpname);
-	snprintf(png, sizeof png, "%s/balance.png", dir);
-	unlink(tmp);   /* a leftover (or a planted symlink) of the same name */
-	int g = run_gnuplot(dir);
-	if (g == 1) {
-		snprintf(msg, len, "no balance.png: gnuplot is not installed (Debian: gnuplot-nox)");
-		return 1;
-	}
-	struct stat st;
-	if (g < 0 || lstat(tmp, &st) != 0 || !S_ISREG(st.st_mode)) {
-		unlink(tmp);
-		snprintf(msg, len, "no balance.png: gnuplot failed (redraw: cd %s && gnuplot balance.gp)",
-		         dir);
-		return -1;
-	}
-	if (rename(tmp, png) != 0) {
-		snprintf(msg, len, "no balance.png: %s: %s", png, strerror(errno));
-		unlink(tmp);
-		return -1;
-	}
-	snprintf(msg, len, "balance picture: %s", png);
+	if ((rc = draw(dir, &c, msg, len)) != 0)
+		return rc;
+	snprintf(msg, len, "balance picture: %s/balance.png", dir);
 	return 0;
 }
 
