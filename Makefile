@@ -71,8 +71,10 @@ VPROC_SRC    := $(wildcard vproc/*.c) $(filter-out vproc/runtime/%,$(wildcard vp
 RUNTIME_SRC  := $(wildcard vproc/runtime/core/*.c vproc/runtime/bindings/*.c)
 RT_PURE_SRC  := vproc/emulate.c vproc/vclock.c vproc/vorder.c vproc/wait_step.c
 # launcher/ in the order of its pipeline: config/ (YAML -> machines), layouts/
-# (the plan), launch/ (files -> job), report/, over util/; cli/ the commands.
-LAUNCHER_DIRS := util config layouts launch report cli
+# (the plan), launch/ (files -> job), report/, over util/ and kernels/ (the
+# kernel table, the stock testers); cli/ the commands.  scripts/check-layers
+# holds the includes to that order.
+LAUNCHER_DIRS := util kernels config layouts launch report cli
 LAUNCHER_SRC := $(foreach d,$(LAUNCHER_DIRS),$(wildcard launcher/$(d)/*.c))
 LAUNCHER_INC := $(LAUNCHER_DIRS:%=-Ilauncher/%)
 TEST_SRC     := $(wildcard tests/test_*.c)
@@ -300,16 +302,16 @@ $(OBJ)/tests/test_placement: $(OBJ)/tests/test_placement.o \
 
 # test_launchers links the srun and mpirun command makers (and the testers' paths).
 $(OBJ)/tests/test_launchers: $(OBJ)/tests/test_launchers.o \
-		$(OBJ)/launcher/launch/slurm.o $(OBJ)/launcher/launch/openmpi.o $(OBJ)/launcher/launch/testers.o $(OBJ)/launcher/config/kernels.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
+		$(OBJ)/launcher/launch/slurm.o $(OBJ)/launcher/launch/openmpi.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # test_testers links the module it tests (its data: tests/data/).
-$(OBJ)/tests/test_testers: $(OBJ)/tests/test_testers.o $(OBJ)/launcher/launch/testers.o $(LIBVPROC_A)
+$(OBJ)/tests/test_testers: $(OBJ)/tests/test_testers.o $(OBJ)/launcher/kernels/testers.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_kernels links the kernel table and what it reads with.
 $(OBJ)/tests/test_kernels: $(OBJ)/tests/test_kernels.o \
-		$(OBJ)/launcher/config/kernels.o $(OBJ)/launcher/launch/testers.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
+		$(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # `make check` installs what is missing first, so that it works on a fresh

@@ -232,7 +232,7 @@ F			(T or F) Test Cond. Est. and Iter. Ref. Routines
 EOF
 # F: with T, stock xdlu on a 1 x 3 grid stops in about half of the runs with
 # "On entry to PDGETRS parameter number 1 had an illegal value", on one host
-# with shared memory as well (6 of 12 here); launcher/launch/testers.c says the same.
+# with shared memory as well (6 of 12 here); launcher/kernels/testers.c says the same.
 # xdlu reads LU.dat in its working directory (-wdir; the hosts share this
 # file system).
 job "${HYDRA[@]}" -wdir "$tmp/xdlu" -n 3 "${UCX[@]}" "$XDLU" >"$tmp/xdlu.out" 2>"$tmp/xdlu.err"

@@ -1,5 +1,5 @@
 /*
- * test_kernels.c -- the kernel table (launcher/config/kernels.c), the reader of
+ * test_kernels.c -- the kernel table (launcher/kernels/kernels.c), the reader of
  * hl-driver's result lines, and the driver's array sizes
  * (vproc/dense/memory.c) against sizes worked out by hand from NUMROC.
  */
@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "../launcher/config/kernels.h"
-#include "../launcher/launch/testers.h"
+#include "../launcher/kernels/kernels.h"
+#include "../launcher/kernels/testers.h"
 #include "dense/dense.h"
 
 static void table_rows(void **state)

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "../launcher/launch/testers.h"
+#include "../launcher/kernels/testers.h"
 
 #ifndef TESTS_DATA
 #define TESTS_DATA "tests/data/"   /* make runs the tests from the root */

@@ -23,6 +23,7 @@
 #include "measured.h"
 #include "memory.h"
 #include "plan.h"
+#include "cli.h"
 #include "run.h"
 
 #define ADAPT_MAX 64

@@ -24,6 +24,7 @@
 #include "layout.h"
 #include "measured.h"
 #include "plan.h"
+#include "cli.h"
 #include "run.h"
 
 #define CAL_N 500
@@ -35,7 +36,7 @@ static double mflops_of(double ms)
 }
 
 /* The measured ms per DGEMM: a table or --json on stdout, -o NEWFILE. */
-int hl_calibrate_output(const hl_config *cfg, const double *ms, int json, const char *out,
+static int calibrate_output(const hl_config *cfg, const double *ms, int json, const char *out,
                         int quiet, const char *dir)
 {
 	int rc = 0;
@@ -198,7 +199,7 @@ static int measure(const hl_config *cfg, const hl_config *job, const hl_plan *pl
 		        run.dir[0] ? " (log: " : "", run.dir, run.dir[0] ? "/log.txt)" : "");
 	}
 	if (rc == 0)
-		rc = hl_calibrate_output(cfg, ms, a->json, a->out, a->quiet, run.dir);
+		rc = calibrate_output(cfg, ms, a->json, a->out, a->quiet, run.dir);
 	free(ms);
 	hl_run_free(&run);
 	return rc;
@@ -228,6 +229,24 @@ static int calibrate_config(const hl_config *cfg, diag *d, char *probe, const ca
 	return rc;
 }
 
+/* `calibrate --from RUNDIR [FILE]`: the times of a finished run's report. */
+static int calibrate_from(const char *rundir, const char *file, int json, const char *out,
+                          int quiet)
+{
+	hl_config cfg;
+	double *ms;
+	const char *source = NULL;
+	int rc = hl_measured_from_report(rundir, file, &cfg, &ms, &source);
+	if (rc != 0)
+		return rc;
+	if (!quiet)
+		fprintf(stderr, "hetlaunch: calibrate: %s: from %s\n", rundir, source);
+	rc = calibrate_output(&cfg, ms, json, out, quiet, rundir);
+	free(ms);
+	hl_config_free(&cfg);
+	return rc;
+}
+
 int hl_cmd_calibrate(int argc, char **argv)
 {
 	cal_args a;
@@ -240,7 +259,7 @@ int hl_cmd_calibrate(int argc, char **argv)
 		return 2;
 	}
 	if (a.from)
-		return hl_calibrate_from(a.from, a.file, a.json, a.out, a.quiet);
+		return calibrate_from(a.from, a.file, a.json, a.out, a.quiet);
 	if (a.file == NULL)
 		return hl_usage_error("%s", "calibrate: missing FILE");
 	char probe[PATH_MAX];

@@ -18,6 +18,7 @@
 #include "json.h"
 #include "memory.h"
 #include "plan.h"
+#include "cli.h"
 #include "run.h"
 
 enum { EXIT_JOB = 1, EXIT_USAGE = 2 };

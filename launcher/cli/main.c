@@ -14,6 +14,7 @@
 #include "fsutil.h"
 #include "memory.h"
 #include "hostfile.h"
+#include "cli.h"
 #include "run.h"
 #include "plan.h"
 #include "vproc.h"

@@ -21,6 +21,7 @@
 #include "json.h"
 #include "layout.h"
 #include "plan.h"
+#include "cli.h"
 #include "run.h"
 
 typedef struct {

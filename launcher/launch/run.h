@@ -62,15 +62,4 @@ double hl_predicted_speedup(const hl_plan *plan);
 #include "json.h"
 void hl_run_report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run);
 
-/* "hetlaunch: MESSAGE" and the --help hint on stderr; returns 2 (main.c). */
-int hl_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* The commands (cmd_run.c): argc/argv after the command name. */
-int hl_cmd_run(int argc, char **argv);
-int hl_cmd_compare(int argc, char **argv);
-int hl_cmd_calibrate(int argc, char **argv);
-int hl_cmd_simulate(int argc, char **argv);   /* simulate.c: 002 s4 */
-/* run --adapt K (adapt.c, 002 s4.5): K phases, each planned on the speeds
- * measured in the one before.  Returns the exit status. */
-int hl_run_adapt(const hl_config *cfg, const hl_run_opts *o, size_t K, int json);
 #endif

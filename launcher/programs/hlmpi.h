@@ -10,7 +10,7 @@
  *                       MPI_Abort, not a crash
  *   accounting          hl_clock: per-rank compute and wait seconds
  *   output              the machine-readable lines the launcher parses
- *                       (launcher/config/kernels.c), printed by rank 0:
+ *                       (launcher/kernels/kernels.c), printed by rank 0:
  *
  *   hetlaunch-result routine=R kernel=K n=N nb=NB P=P Q=Q time=S gflops=G residual=X passed=0|1
  *   hetlaunch-rank rank=K n=N compute=S wait=S

@@ -278,7 +278,8 @@ static int load_config(const yt_node *root, const char *file, hl_config *cfg, di
 	return 0;
 }
 
-int hl_calibrate_from(const char *rundir, const char *file, int json, const char *out, int quiet)
+int hl_measured_from_report(const char *rundir, const char *file, hl_config *cfg, double **ms,
+                            const char **source)
 {
 	char path[PATH_MAX], err[512];
 	snprintf(path, sizeof path, "%s/report.json", rundir);
@@ -292,21 +293,19 @@ int hl_calibrate_from(const char *rundir, const char *file, int json, const char
 		diag_free(&dr);
 		return 2;
 	}
-	hl_config cfg;
-	memset(&cfg, 0, sizeof cfg);
+	memset(cfg, 0, sizeof *cfg);
+	*ms = NULL;
 	int rc = 2;
-	if (load_config(root, file, &cfg, &d) == 0) {
-		double *ms = calloc(cfg.nmachines, sizeof *ms);
-		const char *source = NULL;
-		if (ms && measured_from_root(root, &cfg, ms, &source, err, sizeof err) == 0) {
-			if (!quiet)
-				fprintf(stderr, "hetlaunch: calibrate: %s: from %s\n", rundir, source);
-			rc = hl_calibrate_output(&cfg, ms, json, out, quiet, rundir);
+	if (load_config(root, file, cfg, &d) == 0) {
+		*ms = calloc(cfg->nmachines, sizeof **ms);
+		if (*ms && measured_from_root(root, cfg, *ms, source, err, sizeof err) == 0) {
+			rc = 0;
 		} else {
-			fprintf(stderr, "hetlaunch: calibrate: %s: %s\n", path, ms ? err : "out of memory");
+			fprintf(stderr, "hetlaunch: calibrate: %s: %s\n", path, *ms ? err : "out of memory");
+			free(*ms);
+			*ms = NULL;
+			hl_config_free(cfg);
 		}
-		free(ms);
-		hl_config_free(&cfg);
 		diag_free(&d);
 	}
 	yt_free(root);

@@ -39,10 +39,6 @@ int hl_measured_cycle_times(const hl_config *cfg, const size_t *ns, size_t nns, 
 int hl_measured_from_dir(const char *rundir, const hl_config *cfg, double *ms,
                          const char **source, char *err, size_t errlen);
 
-/* calibrate's table or JSON and -o NEWFILE, for measured ms (calibrate.c). */
-int hl_calibrate_output(const hl_config *cfg, const double *ms, int json, const char *out,
-                        int quiet, const char *dir);
-
 /*
  * hl_calibrate_edit -- -o NEWFILE: cfg->file's text with each machine
  * entry's cycle_time (or speed) replaced by the measured ms (an entry of
@@ -53,7 +49,16 @@ int hl_calibrate_output(const hl_config *cfg, const double *ms, int json, const 
 int hl_calibrate_edit(const hl_config *cfg, const double *ms, const char *out, char *err,
                       size_t errlen);
 
-/* `hetlaunch calibrate --from RUNDIR [FILE] [--json] [-o NEWFILE]`. */
-int hl_calibrate_from(const char *rundir, const char *file, int json, const char *out, int quiet);
+/*
+ * hl_measured_from_report -- what `calibrate --from RUNDIR [FILE]` reads:
+ *   rundir [in]  a run directory holding report.json
+ *   file   [in]  the machine list, or NULL for the one the report names
+ *   cfg    [out] that machine list, loaded (hl_config_free it)
+ *   ms     [out] its measured cycle times, one per machine (free it)
+ *   source [out] which of the report's times were used, for the user
+ * Returns 0, or the exit status with the message printed (nothing to free).
+ */
+int hl_measured_from_report(const char *rundir, const char *file, hl_config *cfg, double **ms,
+                            const char **source);
 
 #endif

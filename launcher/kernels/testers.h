@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "config.h"
+#include "kernels.h"
 
 #ifndef HL_TESTER_DIR
 #define HL_TESTER_DIR "/usr/lib/x86_64-linux-gnu/scalapack/mpich-tests"
