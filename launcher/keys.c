@@ -7,6 +7,7 @@
  */
 #include "keys.h"
 
+#include <ctype.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -281,6 +282,15 @@ static const char *const DICT_TAIL =
 	"p21=\"1e308\"\np22=\"-1\"\np23=\"0\"\np24=\"4096\"\np25=\"100000\"\np26=\"1048576\"\n"
 	"p27=\"0.5\"\np28=\"nan\"\np29=\".inf\"\n";
 
+/* One value's line: its name with '_' for what is not a letter or digit. */
+static void print_value(FILE *out, const char *v)
+{
+	fputs("val_", out);
+	for (const char *c = v; *c; c++)
+		fputc(isalnum((unsigned char)*c) ? *c : '_', out);
+	fprintf(out, "=\"%s\"\n", v);
+}
+
 /* The values of the layouts and kernels (the registries), once each. */
 static void print_registry_values(FILE *out)
 {
@@ -291,7 +301,7 @@ static void print_registry_values(FILE *out)
 		values_words(v, sizeof v, rows[r], " ");
 		for (p = strtok(v, " "); p; p = strtok(NULL, " "))
 			if (!seen_value(p, hl_nkeys, 0) && (r == 0 || !hl_layout_find(p)))
-				fprintf(out, "val_%s=\"%s\"\n", p, p);
+				print_value(out, p);
 	}
 }
 
@@ -309,7 +319,7 @@ static void print_dict(FILE *out)
 		                   hl_keys[r].values[i]; i++)
 			if (!seen_value(hl_keys[r].values[i], r, i) &&
 			    !hl_layout_find(hl_keys[r].values[i]))
-				fprintf(out, "val_%s=\"%s\"\n", hl_keys[r].values[i], hl_keys[r].values[i]);
+				print_value(out, hl_keys[r].values[i]);
 	fputs(DICT_TAIL, out);
 }
 
