@@ -466,6 +466,58 @@ for case in "1e308 64 ranks[0].compute" "nan 64 ranks[0].compute" \
 	then ok
 	else bad "calibrate --from a report with compute $c, n $n: exit $rc, want 2 at $field: $(head -2 "$tmp/err")"; fi
 done
+# --- the schema (launcher/config/keys.c) --------------------------------------------
+# The files generated from it are up to date (scripts/gen-keys rewrites them).
+"$HETLAUNCH" keys --format dict >"$tmp/dict"
+check "keys.dict is \`hetlaunch keys --format dict\` (scripts/gen-keys)" \
+	cmp -s "$tmp/dict" tests/fuzz/keys.dict
+"$HETLAUNCH" keys --format man >"$tmp/man"
+sed -n '/^\.\\" BEGIN KEYS$/,/^\.\\" END KEYS$/p' man/hetlaunch.1 | sed '1d;$d' >"$tmp/man.1"
+check "man/hetlaunch.1's key list is \`hetlaunch keys --format man\` (scripts/gen-keys)" \
+	cmp -s "$tmp/man" "$tmp/man.1"
+sed -n '/^\.\\" BEGIN KEYS$/,/^\.\\" END KEYS$/p' man/hetlaunch.yaml.5 | sed '1d;$d' >"$tmp/man.5"
+check "man/hetlaunch.yaml.5's key list is \`hetlaunch keys --format man\` (scripts/gen-keys)" \
+	cmp -s "$tmp/man" "$tmp/man.5"
+"$HETLAUNCH" keys --format md >"$tmp/md"
+sed -n '/^<!-- BEGIN KEYS -->$/,/^<!-- END KEYS -->$/p' doc/format.md | sed '1d;$d' >"$tmp/format.md"
+check "doc/format.md's key table is \`hetlaunch keys --format md\` (scripts/gen-keys)" \
+	cmp -s "$tmp/md" "$tmp/format.md"
+expect_rc 2 "keys bad format" keys --format yaml
+# Each key once per place (a top-level key is common or a layout's, never both).
+"$HETLAUNCH" keys --format md | awk -F' [|] ' 'NR > 3 { print $2, $1 }' | sort | uniq -d >"$tmp/dups"
+check "every key once per place in the schema" test ! -s "$tmp/dups"
+# The table's ranges and enums are what the loaders refuse with: one file
+# per key with its value out of range (or not one of its values).
+keyfile() {  # keyfile WHERE LAYOUT KEY VALUE
+	local m="machines: [{name: a, cycle_time: 1}, {name: b, cycle_time: 2}]"
+	case $1 in
+	"top level") printf 'layout: %s\n%s\n%s: %s\n' "$2" "$m" "$3" "$4" ;;
+	"machines: entry") printf 'layout: %s\nblocks: [2, 2, 2]\nmachines:\n  - name: a\n    cycle_time: 1\n    %s: %s\n  - {name: b, cycle_time: 2}\n' "$2" "$3" "$4" ;;
+	"emulate:") printf 'layout: %s\n%s\nemulate: {%s: %s}\n' "$2" "$m" "$3" "$4" ;;
+	esac >"$tmp/key.yaml"
+}
+"$HETLAUNCH" keys --format md | tail -n +4 | sed 's/ \\| /\//g' |
+while IFS='|' read -r _ key where value scope _; do
+	key=$(echo $key | tr -d '`'); where=$(echo $where); value=$(echo $value); scope=$(echo $scope)
+	layout=1d; case $scope in "layout "*) layout=${scope#layout }; layout=${layout%% *} ;; esac
+	case $value in
+	"integer "*..*[0-9])
+		lo=${value#integer }; lo=${lo%..*}; hi=${value##*..}
+		keyfile "$where" "$layout" "$key" $((hi + 1))
+		want="$key: $((hi + 1)) is out of range [$lo, $hi]" ;;
+	*/*)
+		case $key in layout|kernel|emulate|cpu_time) continue ;; esac
+		keyfile "$where" "$layout" "$key" zzz
+		want="$key: expected one of $(echo "$value" | sed 's/\//, /g'), got \"zzz\"" ;;
+	*) continue ;;
+	esac
+	[ "$where" = "emulate:" ] && want="emulate: $want"
+	"$HETLAUNCH" plan "$tmp/key.yaml" >/dev/null 2>"$tmp/err"
+	grep -qF -- "$want" "$tmp/err" && echo ok || echo "bad $key ($where): want '$want', got: $(cat "$tmp/err")"
+done >"$tmp/schema"
+n=$(grep -c '^ok$' "$tmp/schema")
+check "the schema's ranges and values are the loaders' ($n keys)" \
+	sh -c "! grep -v '^ok$' '$tmp/schema' && [ $n -ge 20 ]"
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -15,6 +15,7 @@
 #include "memory.h"
 #include "hostfile.h"
 #include "cli.h"
+#include "keys.h"
 #include "run.h"
 #include "plan.h"
 #include "vproc.h"
@@ -46,6 +47,7 @@ static const char usage_text[] =
 	"                          measure each machine's cycle time (DGEMM 500)\n"
 	"  simulate FILE [--json]  LU/QR task graph under the static, optimized and\n"
 	"                          dynamic schedules of paper 002 s4 (layout 1d)\n"
+	"  keys [--format F]       the machine list's keys; F: md (default), man, dict\n"
 	"\n"
 	"options:\n"
 	"  -h, --help              show this help\n"
@@ -73,6 +75,24 @@ static int finish_stdout(void)
 		return EXIT_JOB;
 	}
 	return 0;
+}
+
+/* keys [--format md|man|dict]: the schema (keys.c), for doc/, the man page
+ * and the fuzz dictionary. */
+static int cmd_keys(int argc, char **argv)
+{
+	const char *format = "md";
+	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--format") == 0 && i + 1 < argc)
+			format = argv[++i];
+		else if (strncmp(argv[i], "--format=", 9) == 0)
+			format = argv[i] + 9;
+		else
+			return hl_usage_error("keys: unexpected argument '%s'", argv[i]);
+	}
+	if (hl_keys_print(stdout, format) < 0)
+		return hl_usage_error("keys: --format must be md, man or dict, not '%s'", format);
+	return finish_stdout();
 }
 
 static int cmd_plan(int argc, char **argv)
@@ -266,6 +286,8 @@ int main(int argc, char **argv)
 		return hl_cmd_calibrate(argc - 2, argv + 2);
 	if (strcmp(cmd, "simulate") == 0)
 		return hl_cmd_simulate(argc - 2, argv + 2);
+	if (strcmp(cmd, "keys") == 0)
+		return cmd_keys(argc - 2, argv + 2);
 	if (cmd[0] == '-')
 		return hl_usage_error("unknown option '%s'", cmd);
 	/* hetlaunch FILE [options] is hetlaunch run FILE [options] */

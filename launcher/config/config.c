@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys.h"
 #include "layout.h"
 #include "yamltree.h"
 
-#define MAX_COUNT 4096        /* identical processors on one host */
 #define MAX_MACHINES 100000   /* processors after expansion */
 #define MAX_NAME 253          /* a DNS name's limit */
 
@@ -307,14 +307,18 @@ static int check_duplicate_keys(diag *d, const yt_node *map)
 
 /* -------------------------------------------------------------- machines */
 
+/* The values of one entry's common keys, by their row in the schema (keys.h). */
 typedef struct {
-	const yt_node *name, *host, *cycle_time, *speed, *count, *latency, *bandwidth;
-	const yt_node *memory_gb, *emulate_mflops;
+	const yt_node *at[HL_KEYS_MAX];
 } machine_keys;
 
-/* extra: the layout's own per-machine keys (read by its row's check). */
-static int read_machine_keys(diag *d, const yt_node *m, const char *const *extra,
-                             machine_keys *k)
+static const yt_node *mkey(const machine_keys *k, const char *key)
+{
+	return k->at[hl_key_find(HL_KS_MACHINE, key) - hl_keys];
+}
+
+/* The layout's own per-machine keys are read by its row's check. */
+static int read_machine_keys(diag *d, const yt_node *m, const char *layout, machine_keys *k)
 {
 	memset(k, 0, sizeof *k);
 	if (m->kind != YT_MAP) {
@@ -326,31 +330,14 @@ static int read_machine_keys(diag *d, const yt_node *m, const char *const *extra
 	for (size_t i = 0; i < m->n; i++) {
 		const yt_node *key = m->items[2 * i], *val = m->items[2 * i + 1];
 		const char *s = key->kind == YT_SCALAR ? key->value : "";
-		if (strcmp(s, "name") == 0)
-			k->name = val;
-		else if (strcmp(s, "host") == 0)
-			k->host = val;
-		else if (strcmp(s, "cycle_time") == 0)
-			k->cycle_time = val;
-		else if (strcmp(s, "speed") == 0)
-			k->speed = val;
-		else if (strcmp(s, "count") == 0)
-			k->count = val;
-		else if (strcmp(s, "latency_us") == 0)
-			k->latency = val;
-		else if (strcmp(s, "bandwidth_mbps") == 0)
-			k->bandwidth = val;
-		else if (strcmp(s, "memory_gb") == 0)
-			k->memory_gb = val;
-		else if (strcmp(s, "emulate_mflops") == 0)
-			k->emulate_mflops = val;
-		else if (hl_key_in(extra, s))
-			continue;
-		else {
-			diag_error(d, key->line, key->col,
-			           "machines: unknown key \"%s\" (allowed: name, host, cycle_time, "
-			           "speed, count, latency_us, bandwidth_mbps, memory_gb, emulate_mflops)",
-			           s);
+		const hl_key_def *row = hl_key_find(HL_KS_MACHINE, s);
+		if (row && row->layouts == NULL)
+			k->at[row - hl_keys] = val;
+		else if (row == NULL || !hl_key_for_layout(row, layout)) {
+			char allowed[256];
+			hl_key_list(allowed, sizeof allowed, HL_KS_MACHINE, NULL);
+			diag_error(d, key->line, key->col, "machines: unknown key \"%s\" (allowed: %s)",
+			           s, allowed);
 			rc = -1;
 		}
 	}
@@ -376,50 +363,44 @@ typedef struct {
 static int check_machine_names(diag *d, const yt_node *m, size_t i, const machine_keys *k)
 {
 	int rc = 0;
-	if (k->name == NULL) {
+	const yt_node *name = mkey(k, "name"), *host = mkey(k, "host");
+	if (name == NULL) {
 		diag_error(d, m->line, m->col, "machines: entry %zu has no name", i + 1);
 		rc = -1;
-	} else if (want_scalar(d, "name", k->name) < 0 || check_ident(d, "name", k->name, "") < 0)
+	} else if (want_scalar(d, "name", name) < 0 || check_ident(d, "name", name, "") < 0)
 		rc = -1;
-	if (k->host && (want_scalar(d, "host", k->host) < 0 ||
-	                check_ident(d, "host", k->host, ":") < 0))
+	if (host && (want_scalar(d, "host", host) < 0 || check_ident(d, "host", host, ":") < 0))
 		rc = -1;
 	return rc;
 }
 
-/* The numbers of one entry: one of cycle_time and speed, then the others. */
+/* The numbers of one entry: one of cycle_time and speed, then the others
+ * in the schema's order (the one integer, count, is kept in s->counts). */
 static int check_machine_fields(diag *d, const yt_node *m, size_t i, const machine_keys *k,
                                 machine_scan *s)
 {
 	int rc = 0;
-	if ((k->cycle_time != NULL) == (k->speed != NULL)) {
+	const yt_node *ct = mkey(k, "cycle_time"), *speed = mkey(k, "speed");
+	if ((ct != NULL) == (speed != NULL)) {
 		diag_error(d, m->line, m->col,
 		           "machines: entry %zu needs exactly one of cycle_time and speed", i + 1);
 		rc = -1;
 	}
-	double x;
-	if (k->cycle_time) {
-		if (get_positive(d, "cycle_time", k->cycle_time, &x) < 0)
+	if (ct && !s->seen_ct++)
+		s->first_ct = ct;
+	if (speed && !s->seen_speed++)
+		s->first_speed = speed;
+	for (size_t r = 0; r < hl_nkeys; r++) {
+		const hl_key_def *row = &hl_keys[r];
+		const yt_node *v = k->at[r];
+		double x;
+		if (v == NULL || row->section != HL_KS_MACHINE || row->layouts)
+			continue;
+		if (row->type == HL_KT_SIZE
+		    ? get_size(d, row->name, v, row->lo, row->hi, &s->counts[i]) < 0
+		    : row->type == HL_KT_NUMBER && get_positive(d, row->name, v, &x) < 0)
 			rc = -1;
-		if (!s->seen_ct++)
-			s->first_ct = k->cycle_time;
 	}
-	if (k->speed) {
-		if (get_positive(d, "speed", k->speed, &x) < 0)
-			rc = -1;
-		if (!s->seen_speed++)
-			s->first_speed = k->speed;
-	}
-	if (k->count && get_size(d, "count", k->count, 1, MAX_COUNT, &s->counts[i]) < 0)
-		rc = -1;
-	if (k->latency && get_positive(d, "latency_us", k->latency, &x) < 0)
-		rc = -1;
-	if (k->bandwidth && get_positive(d, "bandwidth_mbps", k->bandwidth, &x) < 0)
-		rc = -1;
-	if (k->memory_gb && get_positive(d, "memory_gb", k->memory_gb, &x) < 0)
-		rc = -1;
-	if (k->emulate_mflops && get_positive(d, "emulate_mflops", k->emulate_mflops, &x) < 0)
-		rc = -1;
 	return rc;
 }
 
@@ -428,7 +409,7 @@ static int check_machine_entry(diag *d, const yt_node *m, size_t i, const hl_con
                                machine_scan *s)
 {
 	machine_keys k;
-	if (read_machine_keys(d, m, cfg->layout->machine_keys, &k) < 0)
+	if (read_machine_keys(d, m, cfg->layout->name, &k) < 0)
 		return -1;
 	s->counts[i] = 1;
 	int rc = check_machine_names(d, m, i, &k);
@@ -468,30 +449,34 @@ static int expand_machine_entry(diag *d, const yt_node *m, size_t i, size_t coun
                                 hl_config *cfg)
 {
 	machine_keys k;
-	read_machine_keys(d, m, cfg->layout->machine_keys, &k);   /* known to succeed now */
+	read_machine_keys(d, m, cfg->layout->name, &k);   /* known to succeed now */
+	const yt_node *name = mkey(&k, "name"), *host = mkey(&k, "host");
+	const yt_node *ct = mkey(&k, "cycle_time"), *speed = mkey(&k, "speed");
+	const yt_node *latency = mkey(&k, "latency_us"), *bandwidth = mkey(&k, "bandwidth_mbps");
+	const yt_node *memory = mkey(&k, "memory_gb"), *emulate = mkey(&k, "emulate_mflops");
 	double val, lat = 0.0, bw = 0.0, mem = 0.0, emf = 0.0;
-	get_positive(d, "", k.cycle_time ? k.cycle_time : k.speed, &val);
-	if (k.latency)
-		get_positive(d, "", k.latency, &lat);
-	if (k.bandwidth)
-		get_positive(d, "", k.bandwidth, &bw);
-	if (k.memory_gb)
-		get_positive(d, "", k.memory_gb, &mem);
-	if (k.emulate_mflops)
-		get_positive(d, "", k.emulate_mflops, &emf);
+	get_positive(d, "", ct ? ct : speed, &val);
+	if (latency)
+		get_positive(d, "", latency, &lat);
+	if (bandwidth)
+		get_positive(d, "", bandwidth, &bw);
+	if (memory)
+		get_positive(d, "", memory, &mem);
+	if (emulate)
+		get_positive(d, "", emulate, &emf);
 	for (size_t j = 0; j < count; j++) {
 		hl_machine *hm = &cfg->machines[cfg->nmachines++];
-		size_t len = strlen(k.name->value) + 24;
+		size_t len = strlen(name->value) + 24;
 		if ((hm->name = malloc(len)) == NULL)
 			return -1;
 		if (count > 1)
-			snprintf(hm->name, len, "%s.%zu", k.name->value, j);
+			snprintf(hm->name, len, "%s.%zu", name->value, j);
 		else
-			snprintf(hm->name, len, "%s", k.name->value);
-		if ((hm->host = strdup(k.host ? k.host->value : k.name->value)) == NULL)
+			snprintf(hm->name, len, "%s", name->value);
+		if ((hm->host = strdup(host ? host->value : name->value)) == NULL)
 			return -1;
-		hm->speed = k.speed ? val : 0.0;
-		hm->cycle_time = k.speed ? 1.0 / val : val;
+		hm->speed = speed ? val : 0.0;
+		hm->cycle_time = speed ? 1.0 / val : val;
 		hm->latency_us = lat;
 		hm->bandwidth_mbps = bw;
 		hm->memory_gb = mem;
@@ -570,15 +555,59 @@ static int load_machines(diag *d, const yt_node *list, hl_config *cfg)
 
 /* ------------------------------------------------------------- emulate */
 
-/* emulate: true | false | {mflops, cycle_time, latency_us, bandwidth_mbps,
- * network: switch|bus|links, clock: real|virtual, cpu_time: true|false} */
+static size_t count_values(const char *const *values)
+{
+	size_t n = 0;
+	while (values[n])
+		n++;
+	return n;
+}
+
+/* A value of one of the schema's plain types, stored at the row's offset
+ * in base (an hl_config or an hl_emulation); key names it in messages. */
+static int read_value(diag *d, const char *key, const hl_key_def *row, const yt_node *v,
+                      void *base)
+{
+	void *at = (char *)base + row->off;
+	int k, on = 1;
+	switch (row->type) {
+	case HL_KT_SIZE:
+		return get_size(d, key, v, row->lo, row->hi, at);
+	case HL_KT_NUMBER:
+		return get_positive(d, key, v, at);
+	case HL_KT_BOOL_NOT:
+		k = get_bool(d, key, v, &on);
+		*(int *)at = !on;
+		return k;
+	case HL_KT_ENUM:
+		return get_enum(d, key, v, row->values, count_values(row->values), at);
+	case HL_KT_NETWORK:   /* switch, bus or links: two flags */
+		if (get_enum(d, key, v, row->values, count_values(row->values), &k) < 0)
+			return -1;
+		((hl_emulation *)base)->bus = k == 1;
+		((hl_emulation *)base)->links = k == 2;
+		return 0;
+	case HL_KT_STRING:
+		return get_string(d, key, v, at);
+	case HL_KT_IDENT:
+		if (want_scalar(d, key, v) < 0 || check_ident(d, key, v, "") < 0)
+			return -1;
+		return (*(char **)at = strdup(v->value)) == NULL ? -1 : 0;
+	default:
+		return -1;
+	}
+}
+
+/* emulate: true | false | a mapping of the schema's emulate: keys */
 static int load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 {
+	char allowed[256];
+	hl_key_list(allowed, sizeof allowed, HL_KS_EMULATE, NULL);
 	if (v->kind == YT_SCALAR)
 		return get_bool(d, "emulate", v, &e->on);
 	if (v->kind != YT_MAP) {
-		diag_error(d, v->line, v->col, "emulate: expected true, false or a mapping "
-		           "(mflops, cycle_time, latency_us, bandwidth_mbps, network, clock, cpu_time)");
+		diag_error(d, v->line, v->col, "emulate: expected true, false or a mapping (%s)",
+		           allowed);
 		return -1;
 	}
 	int rc = check_duplicate_keys(d, v);
@@ -586,40 +615,15 @@ static int load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 	for (size_t i = 0; i < v->n; i++) {
 		const yt_node *key = v->items[2 * i], *x = v->items[2 * i + 1];
 		const char *s = key->kind == YT_SCALAR ? key->value : "";
-		int k;
-		if (strcmp(s, "mflops") == 0)
-			rc |= get_positive(d, "emulate: mflops", x, &e->mflops);
-		else if (strcmp(s, "cycle_time") == 0)
-			rc |= get_positive(d, "emulate: cycle_time", x, &e->cycle_time);
-		else if (strcmp(s, "latency_us") == 0)
-			rc |= get_positive(d, "emulate: latency_us", x, &e->latency_us);
-		else if (strcmp(s, "bandwidth_mbps") == 0)
-			rc |= get_positive(d, "emulate: bandwidth_mbps", x, &e->bandwidth_mbps);
-		else if (strcmp(s, "network") == 0) {
-			static const char *const names[] = { "switch", "bus", "links" };
-			if (get_enum(d, "emulate: network", x, names, 3, &k) < 0)
-				rc = -1;
-			else {
-				e->bus = k == 1;
-				e->links = k == 2;
-			}
-		} else if (strcmp(s, "cpu_time") == 0) {
-			int on = 1;
-			if (get_bool(d, "emulate: cpu_time", x, &on) < 0)
-				rc = -1;
-			e->no_cpu_time = !on;
-		} else if (strcmp(s, "clock") == 0) {
-			static const char *const clocks[] = { "real", "virtual" };
-			if (get_enum(d, "emulate: clock", x, clocks, 2, &k) < 0)
-				rc = -1;
-			else
-				e->virtual_clock = k == 1;
-		} else {
-			diag_error(d, key->line, key->col,
-			           "emulate: unknown key \"%s\" (allowed: mflops, cycle_time, "
-			           "latency_us, bandwidth_mbps, network, clock, cpu_time)", s);
+		const hl_key_def *row = hl_key_find(HL_KS_EMULATE, s);
+		char name[64];
+		snprintf(name, sizeof name, "emulate: %s", s);
+		if (row == NULL) {
+			diag_error(d, key->line, key->col, "emulate: unknown key \"%s\" (allowed: %s)",
+			           s, allowed);
 			rc = -1;
-		}
+		} else if (read_value(d, name, row, x, e) < 0)
+			rc = -1;
 	}
 	if (rc == 0 && e->cycle_time > 0.0 && e->mflops == 0.0) {
 		diag_error(d, v->line, v->col, "emulate: cycle_time needs mflops (the speed of a "
@@ -688,20 +692,17 @@ static int load_layout(diag *d, const yt_node *root, hl_config *cfg)
 static void unknown_key(diag *d, const yt_node *key, const yt_node *v, const hl_layout_ops *mine)
 {
 	const char *s = key->kind == YT_SCALAR ? key->value : "";
-	for (size_t i = 0; hl_layouts[i]; i++)
-		if (hl_key_in(hl_layouts[i]->keys, s)) {
+	const hl_key_def *row = hl_key_find(HL_KS_TOP, s);
+	for (size_t i = 0; row && row->layouts && hl_layouts[i]; i++)
+		if (hl_key_for_layout(row, hl_layouts[i]->name)) {
 			diag_error(d, v->line, v->col, "%s is for layout: %s (this file is "
 			           "layout: %s)", s, hl_layouts[i]->name, mine->name);
 			return;
 		}
-	char own[256] = "";
-	for (size_t i = 0; mine->keys && mine->keys[i]; i++) {
-		strncat(own, i ? ", " : "", sizeof own - strlen(own) - 1);
-		strncat(own, mine->keys[i], sizeof own - strlen(own) - 1);
-	}
-	diag_error(d, key->line, key->col,
-	           "unknown key \"%s\" (allowed: name, machines, layout, kernel, n, nb, "
-	           "tester, max_procs, program, args, emulate, timeout, mpiexec, mpi%s%s%s%s)", s,
+	char common[512], own[256];
+	hl_key_list(common, sizeof common, HL_KS_TOP, NULL);
+	hl_key_list(own, sizeof own, HL_KS_TOP, mine->name);
+	diag_error(d, key->line, key->col, "unknown key \"%s\" (allowed: %s%s%s%s%s)", s, common,
 	           own[0] ? "; for layout: " : "", own[0] ? mine->name : "", own[0] ? ": " : "",
 	           own);
 }
@@ -828,89 +829,20 @@ static int get_sizes(diag *d, const yt_node *v, hl_config *cfg)
 	return rc;
 }
 
-/* The top-level values that the checks across keys need (NULL: not given). */
+/* The values of the top level's common keys, by their row in the schema
+ * (NULL: not given), for the checks across keys. */
 typedef struct {
-	const yt_node *machines, *args, *program, *nb, *n, *tester, *kernel;
+	const yt_node *at[HL_KEYS_MAX];
 } top_keys;
 
-/* One row of the top-level key table: read the value of key into cfg,
- * noting in t where it was; -1 on an error (reported) or out of memory. */
-typedef int top_loader(diag *d, const char *key, const yt_node *v, hl_config *cfg,
-                       top_keys *t);
-
-/* name: the run's name (a directory name and an argv word). */
-static int top_name(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
+static const yt_node *given(const top_keys *t, const char *key)
 {
-	(void)t;
-	if (want_scalar(d, key, v) < 0 || check_ident(d, key, v, "") < 0)
-		return -1;
-	return (cfg->name = strdup(v->value)) == NULL ? -1 : 0;
-}
-
-/* machines: read after every other key (load_machines), so only noted here. */
-static int top_machines(diag *d, const char *key, const yt_node *v, hl_config *cfg,
-                        top_keys *t)
-{
-	(void)d, (void)key, (void)cfg;
-	t->machines = v;
-	return 0;
-}
-
-/* layout: read before every other key (load_layout). */
-static int top_layout(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
-{
-	(void)d, (void)key, (void)v, (void)cfg, (void)t;
-	return 0;
-}
-
-static int top_kernel(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
-{
-	(void)key;
-	t->kernel = v;
-	return get_kernel(d, v, &cfg->kernel);
-}
-
-static int top_tester(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
-{
-	static const char *const names[] = { "driver", "stock" };
-	t->tester = v;
-	return get_enum(d, key, v, names, 2, &cfg->stock);
-}
-
-static int top_n(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
-{
-	(void)key;
-	t->n = v;
-	cfg->n_loc.line = v->line;
-	cfg->n_loc.col = v->col;
-	return get_sizes(d, v, cfg);
-}
-
-static int top_nb(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
-{
-	t->nb = v;
-	return get_size(d, key, v, 1, 100000, &cfg->nb);
-}
-
-static int top_max_procs(diag *d, const char *key, const yt_node *v, hl_config *cfg,
-                         top_keys *t)
-{
-	(void)t;
-	return get_size(d, key, v, 1, 1000000, &cfg->max_procs);
-}
-
-static int top_program(diag *d, const char *key, const yt_node *v, hl_config *cfg,
-                       top_keys *t)
-{
-	t->program = v;
-	return get_string(d, key, v, &cfg->program);
+	return t->at[hl_key_find(HL_KS_TOP, key) - hl_keys];
 }
 
 /* args: a list of strings, each reported at its own line. */
-static int top_args(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
+static int load_args(diag *d, const yt_node *v, hl_config *cfg)
 {
-	(void)key;
-	t->args = v;
 	if (v->kind != YT_SEQ) {
 		diag_error(d, v->line, v->col, "args: expected a list of strings");
 		return -1;
@@ -931,10 +863,8 @@ static int top_args(diag *d, const char *key, const yt_node *v, hl_config *cfg, 
 }
 
 /* emulate: (load_emulate); network: links only where the ring has links. */
-static int top_emulate(diag *d, const char *key, const yt_node *v, hl_config *cfg,
-                       top_keys *t)
+static int load_top_emulate(diag *d, const yt_node *v, hl_config *cfg)
 {
-	(void)key, (void)t;
 	int rc = 0;
 	if (load_emulate(d, v, &cfg->emu) < 0)
 		rc = -1;
@@ -947,57 +877,45 @@ static int top_emulate(diag *d, const char *key, const yt_node *v, hl_config *cf
 	return rc;
 }
 
-static int top_timeout(diag *d, const char *key, const yt_node *v, hl_config *cfg,
-                       top_keys *t)
+/* One common top-level key by its row's type.  machines: is read after
+ * every other key (load_machines) and layout: before them (load_layout);
+ * the schema has one key of each of the list types (n, args, mpiexec). */
+static int load_top_value(diag *d, const hl_key_def *row, const yt_node *v, hl_config *cfg)
 {
-	(void)t;
-	return get_positive(d, key, v, &cfg->timeout);
+	switch (row->type) {
+	case HL_KT_MACHINES:
+	case HL_KT_LAYOUT:
+		return 0;
+	case HL_KT_KERNEL:
+		return get_kernel(d, v, &cfg->kernel);
+	case HL_KT_SIZES:
+		cfg->n_loc.line = v->line;
+		cfg->n_loc.col = v->col;
+		return get_sizes(d, v, cfg);
+	case HL_KT_STRINGS:
+		return load_args(d, v, cfg);
+	case HL_KT_ARGV:
+		return get_argv(d, row->name, v, &cfg->mpiexec, &cfg->nmpiexec);
+	case HL_KT_EMULATE:
+		return load_top_emulate(d, v, cfg);
+	default:
+		return read_value(d, row->name, row, v, cfg);
+	}
 }
 
-static int top_mpiexec(diag *d, const char *key, const yt_node *v, hl_config *cfg,
-                       top_keys *t)
-{
-	(void)t;
-	return get_argv(d, key, v, &cfg->mpiexec, &cfg->nmpiexec);
-}
-
-static int top_mpi(diag *d, const char *key, const yt_node *v, hl_config *cfg, top_keys *t)
-{
-	static const char *const mpis[] = { "mpich", "openmpi" };
-	(void)t;
-	return get_enum(d, key, v, mpis, 2, &cfg->mpi);
-}
-
-/* The top-level keys.  early: looked up before the layout's own keys, so
- * that no layout can take name, machines or layout; the others after. */
-static const struct {
-	const char *key;
-	int early;
-	top_loader *load;
-} top_table[] = {
-	{ "name", 1, top_name },       { "machines", 1, top_machines },
-	{ "layout", 1, top_layout },   { "kernel", 0, top_kernel },
-	{ "tester", 0, top_tester },   { "n", 0, top_n },
-	{ "nb", 0, top_nb },           { "max_procs", 0, top_max_procs },
-	{ "program", 0, top_program }, { "args", 0, top_args },
-	{ "emulate", 0, top_emulate }, { "timeout", 0, top_timeout },
-	{ "mpiexec", 0, top_mpiexec }, { "mpi", 0, top_mpi },
-};
-
-/* One top-level key: a table row, else the layout's key, else unknown. */
+/* One top-level key: a common key, else the layout's own, else unknown
+ * (a key is never both: tests/cli_test.sh, `hetlaunch keys`). */
 static int load_top_key(diag *d, const yt_node *key, const yt_node *v, hl_config *cfg,
                         top_keys *t)
 {
 	const char *s = key->kind == YT_SCALAR ? key->value : "";
-	size_t r = 0, nrows = sizeof top_table / sizeof top_table[0];
-	while (r < nrows && strcmp(s, top_table[r].key) != 0)
-		r++;
-	if (r < nrows && top_table[r].early)
-		return top_table[r].load(d, s, v, cfg, t) < 0 ? -1 : 0;
-	if (hl_key_in(cfg->layout->keys, s))
+	const hl_key_def *row = hl_key_find(HL_KS_TOP, s);
+	if (row && row->layouts == NULL) {
+		t->at[row - hl_keys] = v;
+		return load_top_value(d, row, v, cfg) < 0 ? -1 : 0;
+	}
+	if (row && hl_key_for_layout(row, cfg->layout->name))
 		return cfg->layout->load_key(cfg, s, v, d) < 0 ? -1 : 0;
-	if (r < nrows)
-		return top_table[r].load(d, s, v, cfg, t) < 0 ? -1 : 0;
 	unknown_key(d, key, v, cfg->layout);
 	return -1;
 }
@@ -1014,27 +932,32 @@ static int load_top_keys(diag *d, const yt_node *root, const unsigned char *dup,
 	return rc;
 }
 
-/* The keys that depend on kernel: (tester:, args:, layout:, program:). */
+/* The keys that depend on kernel: (tester:, a key of one kernel such as
+ * args:, layout:, program:). */
 static int check_kernel_keys(diag *d, const yt_node *root, const hl_config *cfg,
                              const top_keys *t)
 {
 	int rc = 0;
-	if (t->tester && cfg->stock && hl_kernel_row(cfg->kernel, 1)->stock != 1) {
-		diag_error(d, t->tester->line, t->tester->col, "tester: stock has no %s (it has "
+	const yt_node *tester = given(t, "tester"), *kernel = given(t, "kernel");
+	if (tester && cfg->stock && hl_kernel_row(cfg->kernel, 1)->stock != 1) {
+		diag_error(d, tester->line, tester->col, "tester: stock has no %s (it has "
 		           "lu, qr and mm)", hl_kernel_name(cfg->kernel));
 		rc = -1;
 	}
-	if (t->args && cfg->kernel != HL_KERNEL_EXEC) {
-		diag_error(d, t->args->line, t->args->col, "args is for kernel: exec");
-		rc = -1;
-	}
+	for (size_t r = 0; r < hl_nkeys; r++)
+		if (hl_keys[r].kernel && t->at[r] &&
+		    strcmp(hl_kernel_name(cfg->kernel), hl_keys[r].kernel) != 0) {
+			diag_error(d, t->at[r]->line, t->at[r]->col, "%s is for kernel: %s",
+			           hl_keys[r].name, hl_keys[r].kernel);
+			rc = -1;
+		}
 	const char *klayout = hl_kernel_row(cfg->kernel, 0)->layout;
-	if (t->kernel && klayout && strcmp(cfg->layout->name, klayout) != 0) {
-		diag_error(d, t->kernel->line, t->kernel->col, "kernel: %s is for layout: %s",
+	if (kernel && klayout && strcmp(cfg->layout->name, klayout) != 0) {
+		diag_error(d, kernel->line, kernel->col, "kernel: %s is for layout: %s",
 		           hl_kernel_name(cfg->kernel), klayout);
 		rc = -1;
 	}
-	if (cfg->kernel == HL_KERNEL_EXEC && t->program == NULL) {
+	if (cfg->kernel == HL_KERNEL_EXEC && given(t, "program") == NULL) {
 		diag_error(d, root->line, root->col, "kernel: exec needs program:");
 		rc = -1;
 	}
@@ -1055,7 +978,7 @@ static int check_shapes(diag *d, const yt_node *root, hl_config *cfg, const top_
 		if (cfg->sizes[i] < smallest)
 			smallest = cfg->sizes[i];
 	if (cfg->nb > smallest) {
-		const yt_node *at = t->nb ? t->nb : t->n;
+		const yt_node *at = given(t, "nb") ? given(t, "nb") : given(t, "n");
 		diag_error(d, at->line, at->col, "nb = %zu is larger than n = %zu", cfg->nb,
 		           smallest);
 		return -1;
@@ -1111,10 +1034,11 @@ static int config_load(const char *path, diag *d, hl_config *cfg)
 		rc = -1;
 	if (load_top_keys(d, root, dup, cfg, &t) < 0)
 		rc = -1;
-	if (t.machines == NULL) {
+	const yt_node *machines = given(&t, "machines");
+	if (machines == NULL) {
 		diag_error(d, root->line, root->col, "missing required key \"machines\"");
 		rc = -1;
-	} else if (load_machines(d, t.machines, cfg) < 0) {
+	} else if (load_machines(d, machines, cfg) < 0) {
 		rc = -1;
 	}
 	if (check_kernel_keys(d, root, cfg, &t) < 0)

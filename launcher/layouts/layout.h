@@ -3,7 +3,7 @@
  *
  * A layout is ONE ROW of the registry in layouts.c, not a case in every
  * switch.  A row owns, for its value of `layout:`:
- *   - its YAML keys (top level and per machine) and their loader;
+ *   - the loader of its YAML keys (their rows in keys.h name it);
  *   - its checks of the whole configuration (impossible shapes);
  *   - its plan, which calls the algorithms of vproc/;
  *   - its text picture and its keys of the plan document (INTERFACE.md);
@@ -30,15 +30,12 @@
 struct hl_layout_ops {
 	const char *name;     /* the value of `layout:` */
 	const char *what;     /* one line: what it maps, and the paper section */
-	/* The top-level keys that belong to this layout only (NULL-terminated;
-	 * NULL for none).  Another layout's key is refused at its line with
-	 * "KEY is for layout: NAME". */
-	const char *const *keys;
-	/* The per-machine keys of this layout only (NULL-terminated or NULL);
-	 * `check` reads them (hl_cfg_machine_entry maps entries to machines). */
-	const char *const *machine_keys;
+	/* Its keys, top level and per machine, are the rows of the schema
+	 * (keys.h) whose `layouts` name it; another layout's key is refused at
+	 * its line with "KEY is for layout: NAME".  `check` reads the
+	 * per-machine ones (hl_cfg_machine_entry maps entries to machines). */
 
-	/* Config.  load_key: one of `keys` (in: its value node v; out: cfg).
+	/* Config.  load_key: one of its keys (in: its value node v; out: cfg).
 	 * check: after every key and machine is loaded, with the tree still
 	 * alive (in: root mapping); impossible shapes, per-machine keys.
 	 * free_config: what load_key/check allocated (cfg->layout_cfg).
@@ -92,8 +89,6 @@ const hl_layout_ops *hl_layout_find(const char *s);
 /* The default layout (1d). */
 const hl_layout_ops *hl_layout_default(void);
 
-/* Is key one of the NULL-terminated list? */
-int hl_key_in(const char *const *keys, const char *key);
 
 /* ---- value readers for rows' loaders (config.c; every error at the value's
  * line:col, named by key) -------------------------------------------------- */

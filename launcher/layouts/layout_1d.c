@@ -16,8 +16,6 @@
 
 /* ---- config ------------------------------------------------------------- */
 
-static const char *const KEYS_1D[] = { "B", "allocation", "order", NULL };
-
 static int load_key_1d(hl_config *cfg, const char *key, const yt_node *v, diag *d)
 {
 	static const char *const alloc[] = { "plain", "optimized" };
@@ -420,7 +418,6 @@ static void json_1d(const hl_plan *pl, jw *w)
 const hl_layout_ops hl_layout_1d = {
 	.name = "1d",
 	.what = "a slice of B virtual processes, a 1 x B grid (000 s3, 002 s2)",
-	.keys = KEYS_1D,
 	.load_key = load_key_1d,
 	.check = check_1d,
 	.plan = plan_1d,

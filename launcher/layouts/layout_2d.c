@@ -20,8 +20,6 @@ size_t hl_plan_at(const hl_plan *plan, size_t i, size_t j)
 
 #define HL_MAX_PANEL_PROCS 1000000
 
-static const char *const KEYS_2D[] = { "grid", "panel", "arrangement", "comm_cost", NULL };
-
 static int load_key_2d(hl_config *cfg, const char *key, const yt_node *v, diag *d)
 {
 	static const char *const arr[] = { "auto", "exact", "heuristic" };
@@ -498,7 +496,6 @@ static void json_2d(const hl_plan *pl, jw *w)
 const hl_layout_ops hl_layout_2d = {
 	.name = "2d",
 	.what = "a p x q grid of machines and a Bp x Bq panel of virtual processes (000 s4)",
-	.keys = KEYS_2D,
 	.load_key = load_key_2d,
 	.check = check_2d,
 	.plan = plan_2d,

@@ -52,8 +52,6 @@ typedef struct {
 
 /* ---- config ------------------------------------------------------------- */
 
-static const char *const KEYS_COLUMNS[] = { "partition", "select", "comm_cost", NULL };
-
 static col_cfg *ccfg(hl_config *cfg)
 {
 	if (!cfg->layout_cfg)
@@ -757,7 +755,6 @@ static double predicted_time_columns(const hl_plan *pl, int baseline)
 const hl_layout_ops hl_layout_columns = {
 	.name = "columns",
 	.what = "a rectangle of the matrix product per machine, least communication (001)",
-	.keys = KEYS_COLUMNS,
 	.load_key = load_key_columns,
 	.check = check_columns,
 	.free_config = free_config_columns,

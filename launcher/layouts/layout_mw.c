@@ -30,9 +30,6 @@ typedef struct {
 	int base;             /* baseline_scheduler: what compare runs first (ODDOML) */
 } mw_cfg;
 
-static const char *const KEYS_MW[] = { "master", "blocks", "memory_blocks", "block_time",
-	                               "scheduler", "baseline_scheduler", NULL };
-static const char *const MACHINE_KEYS_MW[] = { "memory_blocks", "block_time", NULL };
 
 /* mu_holm(5) = 1: one C block, two sets of one A and one B block. */
 #define MW_MIN_BUFFERS 5
@@ -619,8 +616,6 @@ static double predicted_time_mw(const hl_plan *pl, int base)
 const hl_layout_ops hl_layout_mw = {
 	.name = "master-worker",
 	.what = "matrix product from a master to workers of limited memory (003)",
-	.keys = KEYS_MW,
-	.machine_keys = MACHINE_KEYS_MW,
 	.load_key = load_key_mw,
 	.check = check_mw,
 	.free_config = free_config_mw,

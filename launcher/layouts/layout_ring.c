@@ -47,9 +47,6 @@ typedef struct {
 
 /* ---- config ------------------------------------------------------------- */
 
-static const char *const KEYS_RING[] = { "W", "H", "links", "solver", "insert", "columns",
-	                                 "iterations", "time_limit", NULL };
-
 static ring_cfg *rcfg(hl_config *cfg)
 {
 	if (!cfg->layout_cfg) {
@@ -531,7 +528,6 @@ static void json_ring(const hl_plan *pl, jw *w)
 const hl_layout_ops hl_layout_ring = {
 	.name = "ring",
 	.what = "a ring of machines for an iterative stencil, its order and shares (004)",
-	.keys = KEYS_RING,
 	.load_key = load_key_ring,
 	.check = check_ring,
 	.free_config = free_config_ring,

@@ -39,14 +39,6 @@ const char *hl_layout_name(const hl_layout_ops *l)
 	return l ? l->name : hl_layout_default()->name;
 }
 
-int hl_key_in(const char *const *keys, const char *key)
-{
-	for (size_t i = 0; keys && keys[i]; i++)
-		if (strcmp(keys[i], key) == 0)
-			return 1;
-	return 0;
-}
-
 int hl_plan_name_width(const hl_config *cfg)
 {
 	int w = 7;   /* "machine" */
