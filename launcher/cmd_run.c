@@ -107,6 +107,11 @@ static void print_summary(const hl_config *cfg, const hl_run *run)
 		        100 * run->overrun_fraction,
 		        run->overrun_flagged ? " -- FLAGGED: this computer could not keep up; "
 		                               "the times are not the emulated cluster's" : "");
+	if (run->emulated && run->overrun_flagged) {
+		char advice[512];
+		hl_overrun_advice(cfg, run, advice, sizeof advice);
+		fprintf(stderr, "  to keep up: %s\n", advice);
+	}
 	if (run->job.log) {
 		char where[1024];
 		hl_placement_text(&run->placement, where, sizeof where);
@@ -217,7 +222,16 @@ static void compare_json(jw *w, const compare_ctx *c)
 	jw_key(w, "speedup"); jw_num(w, meas);
 	jw_key(w, "predicted_speedup"); jw_num(w, pred);
 	jw_key(w, "fraction_of_predicted"); jw_num(w, pred > 0 ? meas / pred : 0.0);
-	jw_key(w, "passed"); jw_bool(w, c->cyc->passed && c->het->passed);
+	/* Flagged times are not the emulated cluster's: not a passed comparison. */
+	char why[256];
+	hl_compare_flagged(c->cyc, c->het, why, sizeof why);
+	jw_key(w, "passed"); jw_bool(w, c->cyc->passed && c->het->passed && !why[0]);
+	jw_key(w, "checks_passed"); jw_bool(w, c->cyc->passed && c->het->passed);
+	jw_key(w, "flagged");
+	if (why[0])
+		jw_str(w, why);
+	else
+		jw_null(w);
 	hl_compare_sizes_json(w, c->cyc, c->het);
 	jw_end(w);
 }
@@ -310,6 +324,11 @@ int hl_cmd_compare(int argc, char **argv)
 		        "(%.0f%% of predicted)\n", cyc.time, het.time, meas, pred,
 		        pred > 0 ? 100 * meas / pred : 0.0);
 		hl_compare_sizes_print(&cyc, &het, stderr);
+		char why[256];
+		hl_compare_flagged(&cyc, &het, why, sizeof why);
+		if (why[0])
+			fprintf(stderr, "hetlaunch: FLAGGED, not passed: %s; the speedup is not the "
+			        "emulated cluster's (see \"to keep up\" above)\n", why);
 		char msg[PATH_MAX + 128];
 		hl_balance_png(dir, &cfg, &cyc, &het, msg, sizeof msg);
 		fprintf(stderr, "hetlaunch: %s\n", msg);
