@@ -82,6 +82,19 @@ static int parse(const char *cmd, const char *help, int argc, char **argv, run_a
 	return 0;
 }
 
+static void print_result(const hl_result *r)
+{
+	char res[32] = "?";   /* a tester that gives none, or one unparseable */
+	if (isfinite(r->residual))
+		snprintf(res, sizeof res, "%.3g", r->residual);
+	if (r->wall)
+		fprintf(stderr, "  n %zu: %.3f s (the job's wall time: the program printed no "
+		        "result line) %s\n", r->n, r->time, r->check);
+	else
+		fprintf(stderr, "  n %zu nb %zu: %.3f s, %.3f Gflop/s, residual %s %s\n", r->n, r->nb,
+		        r->time, r->gflops, res, r->check);
+}
+
 static void print_summary(const hl_config *cfg, const hl_run *run)
 {
 	const char *prog = cfg->program ? cfg->program : hl_kernel_row(cfg->kernel, cfg->stock)->program;
@@ -89,16 +102,8 @@ static void print_summary(const hl_config *cfg, const hl_run *run)
 	fprintf(stderr, "hetlaunch: %s: %s on %zu x %zu (%zu ranks, %s): %s\n", cfg->name,
 	        base ? base + 1 : prog, run->nprow, run->npcol, run->nranks,
 	        run->baseline ? "cyclic" : "hetero", run->passed ? "PASSED" : "FAILED");
-	for (size_t i = 0; i < run->results.nresults; i++) {
-		const hl_result *r = &run->results.results[i];
-		if (r->wall)
-			fprintf(stderr, "  n %zu: %.3f s (the job's wall time: the program printed no "
-			        "result line) %s\n", r->n, r->time, r->check);
-		else
-			fprintf(stderr, "  n %zu nb %zu: %.3f s, %.3f Gflop/s%s%.3g %s\n", r->n, r->nb,
-			        r->time, r->gflops, isfinite(r->residual) ? ", residual " : "",
-			        isfinite(r->residual) ? r->residual : 0.0, r->check);
-	}
+	for (size_t i = 0; i < run->results.nresults; i++)
+		print_result(&run->results.results[i]);
 	if (run->predicted_time > 0 && run->time > 0)
 		fprintf(stderr, "  predicted %.3f s at the emulated speeds; measured / predicted "
 		        "= %.2f\n", run->predicted_time, run->time / run->predicted_time);
