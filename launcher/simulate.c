@@ -127,11 +127,22 @@ static void print_text(const hl_config *cfg, const hl_plan *plan, const sim_resu
 	printf("  plan's step-by-step LU prediction (updates only): %.6g\n", plan->lu_hetero);
 }
 
+static const char simulate_help[] =
+	"usage: hetlaunch simulate FILE [--json]\n"
+	"The LU (or QR) task graph of M = ceil(n / nb) column blocks under the static,\n"
+	"optimized and dynamic schedules of paper 002 s4, the best static slice and a\n"
+	"lower bound (layout 1d, kernel lu or qr; at most 2^25 task passes).\n"
+	"Nothing runs.\n";
+
 int hl_cmd_simulate(int argc, char **argv)
 {
 	const char *file = NULL;
 	int json = 0;
 	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			fputs(simulate_help, stdout);
+			return fflush(stdout) != 0 ? 1 : 0;
+		}
 		if (strcmp(argv[i], "--json") == 0)
 			json = 1;
 		else if (argv[i][0] == '-' && argv[i][1] != '\0')

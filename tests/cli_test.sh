@@ -136,6 +136,15 @@ expect_rc() {  # expect_rc WANT DESCRIPTION ARGS...
 }
 expect_rc 0 "--help" --help
 grep -q "^usage: hetlaunch" "$tmp/out" && ok || bad "--help prints no usage"
+# Every command has a --help (and -h): its usage on stdout, nothing on
+# stderr, exit 0, whatever else is on the line; nothing is loaded or run.
+for c in plan hostfile run compare calibrate simulate; do
+	for h in --help -h; do
+		expect_rc 0 "$c $h" $c configs/lhpc-lu.yaml $h
+		grep -q "^usage: hetlaunch $c FILE" "$tmp/out" && [ ! -s "$tmp/err" ] && ok \
+			|| bad "$c $h: no usage on stdout: $(cat "$tmp/out" "$tmp/err")"
+	done
+done
 expect_rc 0 "--version" --version
 grep -q "^hetlaunch [0-9]" "$tmp/out" && ok || bad "--version prints no version"
 expect_rc 2 "no arguments"
