@@ -139,6 +139,15 @@ expect_rc() {  # expect_rc WANT DESCRIPTION ARGS...
 }
 expect_rc 0 "--help" --help
 grep -q "^usage: hetlaunch" "$tmp/out" && ok || bad "--help prints no usage"
+# Every command has a --help (and -h): its usage on stdout, nothing on
+# stderr, exit 0, whatever else is on the line; nothing is loaded or run.
+for c in plan hostfile run compare calibrate simulate; do
+	for h in --help -h; do
+		expect_rc 0 "$c $h" $c configs/lhpc-lu.yaml $h
+		grep -q "^usage: hetlaunch $c FILE" "$tmp/out" && [ ! -s "$tmp/err" ] && ok \
+			|| bad "$c $h: no usage on stdout: $(cat "$tmp/out" "$tmp/err")"
+	done
+done
 expect_rc 0 "--version" --version
 grep -q "^hetlaunch [0-9]" "$tmp/out" && ok || bad "--version prints no version"
 expect_rc 2 "no arguments"
@@ -282,6 +291,16 @@ assert all(d[s]["makespan"] >= d["lower_bound"] for s in ("static", "optimized",
 	&& ok || bad "simulate --json: $(cat "$tmp/err")"
 expect_rc 2 "simulate on layout 2d" simulate configs/table3-2d.yaml
 expect_rc 2 "simulate unknown option" simulate configs/lhpc-lu.yaml --fast
+# simulate is bounded by its cost, M (M+1)/2 tasks x (min(M, max_procs) + 8)
+# passes <= 2^25 (about 2 s): lhpc-lu with nb 1 simulates n 964, refuses 965
+# at n's line, before anything is simulated (n 20000 grew past 6 GB).
+for c in 964:0 965:2; do
+	sed "s/^n: .*/n: ${c%:*}/; s/^nb: .*/nb: 1/" configs/lhpc-lu.yaml >"$tmp/sim-big.yaml"
+	timeout 60 "$HETLAUNCH" simulate "$tmp/sim-big.yaml" >"$tmp/out" 2>"$tmp/err"; rc=$?
+	if [ $rc = 0 ]; then want=dynamic; else want="sim-big.yaml:16:4: simulate: M = 965"; fi
+	[ $rc = "${c#*:}" ] && grep -qF "$want" "$tmp/out" "$tmp/err" && { [ $rc = 0 ] || [ ! -s "$tmp/out" ]; } \
+		&& ok || bad "simulate n ${c%:*} nb 1: rc $rc, want ${c#*:}: $(cat "$tmp/err")"
+done
 expect_rc 2 "run --adapt without K" run configs/lhpc-lu.yaml --adapt
 
 # layout columns reports paper 000's 2D panel plan (partition.panel_2d): it is

@@ -188,6 +188,23 @@ print(f"    exec compare: speedup {d['speedup']:.2f} from wall times")
 PY
 then ok "compare on an exec program: wall times, nonzero speedup"; else bad "compare exec: exit $rc"; cat "$tmp/err"; fi
 check "... and the report says the time is the wall time" grep -q "wall time" "$tmp/err"
+# A result line whose residual does not parse: "residual ?", not a stray 0
+# glued to the rate ("1.368 Gflop/s0 PASSED").
+cat >"$tmp/res.yaml" <<YAML
+name: res
+machines:
+  - {name: one, host: localhost, cycle_time: 1}
+B: 1
+kernel: exec
+program: /bin/echo
+args: ['hetlaunch-result n=100 nb=10 P=1 Q=1 time=0.5 gflops=1.368 residual=abc passed=1']
+n: 100
+nb: 10
+timeout: 60
+YAML
+"$HETLAUNCH" run "$tmp/res.yaml" --quiet --out "$tmp/run-res" >/dev/null 2>"$tmp/err"
+check "an unparseable residual: printed as 'residual ?'" \
+	grep -q "^  n 100 nb 10: 0.500 s, 1.368 Gflop/s, residual ? PASSED$" "$tmp/err"
 
 # --- 6. compare on the driver: per size, and the picture -------------------
 cfg cmp lu "B: 3" "n: [96, 160]" "emulate: true"

@@ -259,6 +259,19 @@ for f in sys.argv[1:]:
 print(f"    speedup {d['speedup']:.2f}, predicted {d['predicted_speedup']:.2f}")
 PY
 then ok "compare: both runs passed, compare.json has the speedups"; else bad "compare: exit $rc"; cat "$tmp/err"; fi
+
+# A comparison whose runs were flagged for overruns is not passed: told that
+# this computer is 10^7 Mflop/s, the chosen speeds are far beyond it.  Exit 0
+# as for a flagged run; compare.json says why, the terminal what to change.
+lhpc_yaml flag 1d lu "B: 5"
+sed -i 's/^n: .*/n: 480/; s/^nb: .*/nb: 32/' "$tmp/flag.yaml"
+HETLAUNCH_HOST_MFLOPS=10000000 "$HETLAUNCH" compare "$tmp/flag.yaml" --quiet --out "$tmp/cmp-flag" \
+	>/dev/null 2>"$tmp/err"
+rc=$?
+check "compare, both runs flagged: exit 0, passed false, flagged says why, advice printed" \
+	test $rc -eq 0 -a "$(json "$tmp/cmp-flag/compare.json" \
+	'[d["passed"], d["checks_passed"], "(flagged)" in d["flagged"]]')" = "[False, True, True]" \
+	-a "$(grep -c "to keep up: set emulate: mflops below" "$tmp/err")" = 2
 no_leftovers "after the runs"
 
 # --- 4. failures ---------------------------------------------------------

@@ -219,6 +219,28 @@ static void bad_platforms(void **state)
 	assert_int_equal(vproc_ring_exact_hk(&x.pl, NULL, &r), VPROC_EINVAL);   /* no table */
 }
 
+/* A MILP stopped on its time limit whose ring reaches the proven bound is
+ * optimal: Lyon with H = 10 is best on P1 alone (T = 0.874), and GLPK, cut
+ * off after 20-90 ms here, proves a bound of exactly that.  The time limits
+ * sweep that window; whatever the computer's speed, a ring at its bound
+ * must be called optimal, and an optimal one has lower_bound == T. */
+static void milp_at_bound(void **state)
+{
+	(void)state;
+	platform x;
+	lyon(&x, 100.0);
+	x.pl.H = 10.0;
+	for (int ms = 10; ms <= 120; ms += 10) {
+		vproc_ring r;
+		if (vproc_ring_milp(&x.pl, ms * 1e-3, &r) != VPROC_OK)
+			continue;   /* no ring yet at this limit */
+		assert_rel(r.T, 0.874, 1e-9);
+		if (r.lower_bound >= r.T * (1 - 1e-9) || r.optimal)
+			assert_true(r.optimal && r.lower_bound == r.T);
+		vproc_ring_free(&r);
+	}
+}
+
 /* ---- Prop 1 (notes s2, A1) -------------------------------------------- */
 
 static void prop1(void **state)
@@ -699,6 +721,7 @@ int main(void)
 		cmocka_unit_test(a6_counterexample),
 		cmocka_unit_test(invariances),
 		cmocka_unit_test(columns),
+		cmocka_unit_test(milp_at_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,7 +93,7 @@ static int calibrate_output(const hl_config *cfg, const double *ms, int json, co
 /* calibrate's command line. */
 typedef struct {
 	const char *file, *out, *dir, *from;
-	int json, quiet;
+	int json, quiet, help;
 } cal_args;
 
 /* argv into a; 0, or hl_usage_error's status for a bad argument. */
@@ -103,6 +103,8 @@ static int parse_args(int argc, char **argv, cal_args *a)
 	for (int i = 0; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0)
 			a->json = 1;
+		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			a->help = 1;
 		else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)
 			a->quiet = 1;
 		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
@@ -247,12 +249,24 @@ static int calibrate_from(const char *rundir, const char *file, int json, const 
 	return rc;
 }
 
+static const char calibrate_help[] =
+	"usage: hetlaunch calibrate FILE [--json] [-o NEWFILE] [--out DIR] [--quiet]\n"
+	"       hetlaunch calibrate --from RUNDIR [FILE] [--json] [-o NEWFILE]\n"
+	"Time seven DGEMMs of order 500 on every machine at once, one process per\n"
+	"machine, and print each machine's cycle time (ms per DGEMM) and Mflop/s;\n"
+	"--from: the cycle times a finished layout 1d LU or QR run measured (paper 002\n"
+	"s4.5).  -o writes the machine list with the measured values.\n";
+
 int hl_cmd_calibrate(int argc, char **argv)
 {
 	cal_args a;
 	int rc = parse_args(argc, argv, &a);
 	if (rc != 0)
 		return rc;
+	if (a.help) {
+		fputs(calibrate_help, stdout);
+		return fflush(stdout) != 0 ? 1 : 0;
+	}
 	char err[512];
 	if (a.out && hl_output_check(a.out, err, sizeof err) < 0) {   /* before measuring */
 		fprintf(stderr, "hetlaunch: calibrate: %s\n", err);

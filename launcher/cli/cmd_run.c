@@ -83,6 +83,19 @@ static int parse(const char *cmd, const char *help, int argc, char **argv, run_a
 	return 0;
 }
 
+static void print_result(const hl_result *r)
+{
+	char res[32] = "?";   /* a tester that gives none, or one unparseable */
+	if (isfinite(r->residual))
+		snprintf(res, sizeof res, "%.3g", r->residual);
+	if (r->wall)
+		fprintf(stderr, "  n %zu: %.3f s (the job's wall time: the program printed no "
+		        "result line) %s\n", r->n, r->time, r->check);
+	else
+		fprintf(stderr, "  n %zu nb %zu: %.3f s, %.3f Gflop/s, residual %s %s\n", r->n, r->nb,
+		        r->time, r->gflops, res, r->check);
+}
+
 static void print_summary(const hl_config *cfg, const hl_run *run)
 {
 	const char *prog = cfg->program ? cfg->program : hl_kernel_row(cfg->kernel, cfg->stock)->program;
@@ -90,16 +103,8 @@ static void print_summary(const hl_config *cfg, const hl_run *run)
 	fprintf(stderr, "hetlaunch: %s: %s on %zu x %zu (%zu ranks, %s): %s\n", cfg->name,
 	        base ? base + 1 : prog, run->nprow, run->npcol, run->nranks,
 	        run->baseline ? "cyclic" : "hetero", run->passed ? "PASSED" : "FAILED");
-	for (size_t i = 0; i < run->results.nresults; i++) {
-		const hl_result *r = &run->results.results[i];
-		if (r->wall)
-			fprintf(stderr, "  n %zu: %.3f s (the job's wall time: the program printed no "
-			        "result line) %s\n", r->n, r->time, r->check);
-		else
-			fprintf(stderr, "  n %zu nb %zu: %.3f s, %.3f Gflop/s%s%.3g %s\n", r->n, r->nb,
-			        r->time, r->gflops, isfinite(r->residual) ? ", residual " : "",
-			        isfinite(r->residual) ? r->residual : 0.0, r->check);
-	}
+	for (size_t i = 0; i < run->results.nresults; i++)
+		print_result(&run->results.results[i]);
 	if (run->predicted_time > 0 && run->time > 0)
 		fprintf(stderr, "  predicted %.3f s at the emulated speeds; measured / predicted "
 		        "= %.2f\n", run->predicted_time, run->time / run->predicted_time);
@@ -108,6 +113,11 @@ static void print_summary(const hl_config *cfg, const hl_run *run)
 		        100 * run->overrun_fraction,
 		        run->overrun_flagged ? " -- FLAGGED: this computer could not keep up; "
 		                               "the times are not the emulated cluster's" : "");
+	if (run->emulated && run->overrun_flagged) {
+		char advice[512];
+		hl_overrun_advice(cfg, run, advice, sizeof advice);
+		fprintf(stderr, "  to keep up: %s\n", advice);
+	}
 	if (run->job.log) {
 		char where[1024];
 		hl_placement_text(&run->placement, where, sizeof where);
@@ -218,7 +228,16 @@ static void compare_json(jw *w, const compare_ctx *c)
 	jw_key(w, "speedup"); jw_num(w, meas);
 	jw_key(w, "predicted_speedup"); jw_num(w, pred);
 	jw_key(w, "fraction_of_predicted"); jw_num(w, pred > 0 ? meas / pred : 0.0);
-	jw_key(w, "passed"); jw_bool(w, c->cyc->passed && c->het->passed);
+	/* Flagged times are not the emulated cluster's: not a passed comparison. */
+	char why[256];
+	hl_compare_flagged(c->cyc, c->het, why, sizeof why);
+	jw_key(w, "passed"); jw_bool(w, c->cyc->passed && c->het->passed && !why[0]);
+	jw_key(w, "checks_passed"); jw_bool(w, c->cyc->passed && c->het->passed);
+	jw_key(w, "flagged");
+	if (why[0])
+		jw_str(w, why);
+	else
+		jw_null(w);
 	hl_compare_sizes_json(w, c->cyc, c->het);
 	jw_end(w);
 }
@@ -323,6 +342,11 @@ int hl_cmd_compare(int argc, char **argv)
 		        "(%.0f%% of predicted)\n", cyc.time, het.time, meas, pred,
 		        pred > 0 ? 100 * meas / pred : 0.0);
 		hl_compare_sizes_print(&cyc, &het, stderr);
+		char why[256];
+		hl_compare_flagged(&cyc, &het, why, sizeof why);
+		if (why[0])
+			fprintf(stderr, "hetlaunch: FLAGGED, not passed: %s; the speedup is not the "
+			        "emulated cluster's (see \"to keep up\" above)\n", why);
 		char msg[PATH_MAX + 128];
 		if (!het.job.interrupted) {   /* stopped: no gnuplot after it */
 			hl_balance_png(dir, &cfg, &cyc, &het, msg, sizeof msg);

@@ -95,11 +95,30 @@ static int cmd_keys(int argc, char **argv)
 	return finish_stdout();
 }
 
+/* A command's --help: its usage on stdout, exit 0 (like run's and compare's). */
+static int is_help(const char *a)
+{
+	return strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+}
+
+static int print_help(const char *text)
+{
+	fputs(text, stdout);
+	return finish_stdout();
+}
+
+static const char plan_help[] =
+	"usage: hetlaunch plan FILE [--json]\n"
+	"Compute the mapping of virtual processes to machines and its predicted\n"
+	"costs; --json prints only the plan document.  Nothing runs.\n";
+
 static int cmd_plan(int argc, char **argv)
 {
 	const char *file = NULL;
 	int json = 0;
 	for (int i = 0; i < argc; i++) {
+		if (is_help(argv[i]))
+			return print_help(plan_help);
 		if (strcmp(argv[i], "--json") == 0)
 			json = 1;
 		else if (strcmp(argv[i], "--") == 0 && i + 1 < argc && file == NULL)
@@ -161,12 +180,21 @@ static int hostfile_option(const char *opt, const char *val, hostfile_opts *o)
 	return 0;
 }
 
+static const char hostfile_help[] =
+	"usage: hetlaunch hostfile FILE [--format F] [-o PATH] [--baseline cyclic]\n"
+	"The host file that makes a launcher start each rank where the plan puts it,\n"
+	"on stdout or in PATH (replaced atomically).  F: mpich (default),\n"
+	"mpich-grouped, mpich-rankmap, openmpi, openmpi-seq, slurm.\n";
+
+/* 0, hl_usage_error's status, or -1 for --help. */
 static int hostfile_args(int argc, char **argv, const char **file, hostfile_opts *o)
 {
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0 ||
+		if (is_help(a)) {
+			return -1;
+		} else if (strcmp(a, "--format") == 0 || strcmp(a, "-o") == 0 ||
 		    strcmp(a, "--baseline") == 0) {
 			if (val == NULL)
 				return hl_usage_error("hostfile: %s needs a value", a);
@@ -235,7 +263,7 @@ static int cmd_hostfile(int argc, char **argv)
 	hostfile_opts o = { HL_HOSTS_MPICH, NULL, 0 };
 	int rc = hostfile_args(argc, argv, &file, &o);
 	if (rc != 0)
-		return rc;
+		return rc < 0 ? print_help(hostfile_help) : rc;
 	char err[1024];
 	if (o.out && hl_output_check(o.out, err, sizeof err) < 0) {
 		fprintf(stderr, "hetlaunch: hostfile: %s\n", err);

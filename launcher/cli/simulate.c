@@ -54,6 +54,28 @@ static int simulate_plan(const hl_config *cfg, const hl_plan *plan, sim_result *
 	return 0;
 }
 
+/* The simulation's cost: vproc_tg_best_B simulates the M (M+1) / 2 tasks
+ * once per B <= B_max, and the three schedules cost about 8 such passes more
+ * (the dynamic heuristic sorts each level).  Measured (nb 1, lhpc-lu's
+ * three machines): 2^25 task passes take 2.6 s, and 64 bytes per task are
+ * held, 240 MB at most as B_max >= 1.  More is refused, like any size the
+ * loader reads, before anything is simulated. */
+#define SIM_MAX_PASSES ((double)(1u << 25))
+
+static int check_cost(const hl_config *cfg, diag *d)
+{
+	size_t M = hl_config_blocks(cfg);
+	size_t Bmax = M < cfg->max_procs ? M : cfg->max_procs;
+	double tasks = (double)M * ((double)M + 1) / 2;
+	if (tasks * ((double)Bmax + 8) <= SIM_MAX_PASSES)
+		return 0;
+	diag_error(d, cfg->n_loc.line, cfg->n_loc.col,
+	           "simulate: M = %zu column blocks (n %zu, nb %zu): %.4g tasks simulated in "
+	           "B_max + 8 = %zu passes, more than 2^25 task passes; use a larger nb or a "
+	           "smaller max_procs", M, cfg->n, cfg->nb, tasks, Bmax + 8);
+	return -1;
+}
+
 static const char *const NAMES[VPROC_TG_NSCHED] = { "static", "optimized", "dynamic" };
 
 static void print_json(const hl_config *cfg, const hl_plan *plan, const sim_result *r)
@@ -106,11 +128,22 @@ static void print_text(const hl_config *cfg, const hl_plan *plan, const sim_resu
 	printf("  plan's step-by-step LU prediction (updates only): %.6g\n", plan->lu_hetero);
 }
 
+static const char simulate_help[] =
+	"usage: hetlaunch simulate FILE [--json]\n"
+	"The LU (or QR) task graph of M = ceil(n / nb) column blocks under the static,\n"
+	"optimized and dynamic schedules of paper 002 s4, the best static slice and a\n"
+	"lower bound (layout 1d, kernel lu or qr; at most 2^25 task passes).\n"
+	"Nothing runs.\n";
+
 int hl_cmd_simulate(int argc, char **argv)
 {
 	const char *file = NULL;
 	int json = 0;
 	for (int i = 0; i < argc; i++) {
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			fputs(simulate_help, stdout);
+			return fflush(stdout) != 0 ? 1 : 0;
+		}
 		if (strcmp(argv[i], "--json") == 0)
 			json = 1;
 		else if (argv[i][0] == '-' && argv[i][1] != '\0')
@@ -136,7 +169,7 @@ int hl_cmd_simulate(int argc, char **argv)
 	    (cfg.kernel != HL_KERNEL_LU && cfg.kernel != HL_KERNEL_QR)) {
 		fprintf(stderr, "hetlaunch: simulate: %s: layout 1d with kernel lu or qr only "
 		        "(002 s4 schedules column blocks)\n", file);
-	} else if (hl_plan_build(&cfg, &d, &plan) < 0) {
+	} else if (check_cost(&cfg, &d) < 0 || hl_plan_build(&cfg, &d, &plan) < 0) {
 		diag_print(&d, stderr);
 	} else {
 		sim_result r;

@@ -46,7 +46,10 @@ typedef struct {
 	int bus;                /* network: bus (one shared medium) */
 	int links;              /* network: links (layout: ring's per-pair costs) */
 	int virtual_clock;      /* clock: virtual (issue 16): per-rank virtual clocks */
-	int no_cpu_time;        /* cpu_time: false: charge only the flop models */
+	int no_cpu_time;        /* cpu_time: false: charge only the flop models
+	                         * (the default under clock: virtual, but for
+	                         * kernel: exec: config.c, emu_defaults) */
+	int cpu_time_given;     /* cpu_time: is in the file */
 } hl_emulation;
 
 #define HL_DEFAULT_N 1024

@@ -142,8 +142,9 @@ const hl_key_def hl_keys[] = {
 	        "one port per machine, one shared medium, or layout ring's links"),
 	EMULATE("clock", HL_KT_ENUM, CLOCKS, EMU(virtual_clock), "real",
 	        "virtual: per-rank virtual clocks"),
-	EMULATE("cpu_time", HL_KT_BOOL_NOT, NULL, EMU(no_cpu_time), "true",
-	        "false: charge only the flop models"),
+	EMULATE("cpu_time", HL_KT_BOOL_NOT, NULL, EMU(no_cpu_time),
+	        "true; false under clock: virtual (but kernel: exec)",
+	        "false: charge only the flop models (times independent of this computer's load)"),
 	/* layout ring's links: mapping (read by layout_ring.c) */
 	{ HL_KS_LINKS, "default", HL_KT_CUSTOM, "ring", NULL, 0, 0, NULL, 0, "",
 	  "the cost of every link not in pairs (a number >= 0)" },

@@ -48,6 +48,36 @@ double hl_predicted_speedup(const hl_plan *plan)
 	return plan->cfg->layout->predicted_speedup(plan);
 }
 
+/* A flagged run's ranks asked more of this computer than it gave (README
+ * "Emulated machines"): slower emulated machines, fewer ranks per core, or
+ * the virtual clock, whose times do not depend on keeping up. */
+void hl_overrun_advice(const hl_config *cfg, const hl_run *run, char *buf, size_t len)
+{
+	int given = cfg->emu.mflops > 0;
+	for (size_t i = 0; i < cfg->nmachines; i++)
+		given |= cfg->machines[i].emulate_mflops > 0;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(buf, len, "%s; or fewer ranks per core (%zu ranks on %ld cores: a smaller B, "
+	         "grid or max_procs)%s",
+	         given ? "lower emulate: mflops (or the machines' emulate_mflops)"
+	               : "set emulate: mflops below the speeds hetlaunch chose (report.json: "
+	                 "emulation.machines[].mflops)",
+	         run->nranks, cores > 0 ? cores : 1L,
+	         cfg->emu.virtual_clock ? "" : "; or clock: virtual (no deadlines to keep)");
+}
+
+/* Why a comparison's times are not the emulated cluster's: "" if neither
+ * run was flagged. */
+void hl_compare_flagged(const hl_run *cyc, const hl_run *het, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (cyc->overrun_flagged || het->overrun_flagged)
+		snprintf(buf, len, "overruns above %.0f%% of the compute: cyclic %.1f%%%s, hetero "
+		         "%.1f%%%s", 100 * HL_OVERRUN_LIMIT, 100 * cyc->overrun_fraction,
+		         cyc->overrun_flagged ? " (flagged)" : "", 100 * het->overrun_fraction,
+		         het->overrun_flagged ? " (flagged)" : "");
+}
+
 /* Are all the ranks on this computer? */
 static int all_local(const hl_config *cfg, const hl_ranks *r)
 {

@@ -58,6 +58,11 @@ int hl_run_precheck(const hl_config *cfg, size_t nranks, hl_run_opts *o, char *e
  * step-by-step LU prediction for 1d, the steady state for 2d. */
 double hl_predicted_speedup(const hl_plan *plan);
 
+/* What to change when a run is flagged for overruns (one line, no period). */
+void hl_overrun_advice(const hl_config *cfg, const hl_run *run, char *buf, size_t len);
+/* compare: why its times are not the emulated cluster's, "" if they are. */
+void hl_compare_flagged(const hl_run *cyc, const hl_run *het, char *buf, size_t len);
+
 /* The report document of INTERFACE.md (without the emulation details). */
 #include "json.h"
 void hl_run_report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run);

@@ -9,6 +9,7 @@
  * comm_cost; one rank per kept machine, rank k owns blocks[k].
  */
 #define _GNU_SOURCE   /* asprintf */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +125,46 @@ static int load_given(hl_config *cfg, col_cfg *c, const yt_node *v, diag *d)
 	return rc;
 }
 
+/* Where machine m's speed (or cycle_time) is written; its entry if not. */
+static hl_loc speed_loc(const yt_node *root, const hl_machine *m)
+{
+	const yt_node *ms = hl_cfg_get(root, "machines");
+	const yt_node *e = ms && ms->kind == YT_SEQ && m->entry < ms->n ? ms->items[m->entry] : NULL;
+	const yt_node *v = hl_cfg_get(e, m->speed > 0 ? "speed" : "cycle_time");
+	return v ? (hl_loc){ v->line, v->col } : m->loc;
+}
+
+/* Each machine's rectangle has the area 1/t_i over the sum of 1/t_j (001
+ * s3): it must be a positive double, or the partition has no meaning.
+ * Speeds 1e300 and 1e-300 give the slow one 1e-600 (zero); speeds near
+ * DBL_MAX make the sum infinite and every share zero. */
+static int check_shares(const hl_config *cfg, const yt_node *root, diag *d)
+{
+	size_t slow = 0, fast = 0;
+	double sum = 0.0;
+	for (size_t i = 0; i < cfg->nmachines; i++) {
+		double t = cfg->machines[i].cycle_time;
+		sum += 1.0 / t;
+		slow = t > cfg->machines[slow].cycle_time ? i : slow;
+		fast = t < cfg->machines[fast].cycle_time ? i : fast;
+	}
+	double tmax = cfg->machines[slow].cycle_time, tmin = cfg->machines[fast].cycle_time;
+	if (isfinite(sum) && 1.0 / tmax / sum >= DBL_MIN)
+		return 0;
+	const hl_machine *m = &cfg->machines[isfinite(sum) ? slow : fast];
+	hl_loc at = speed_loc(root, m);
+	if (!isfinite(sum))
+		diag_error(d, at.line, at.col, "%s: cycle time %g: the sum of 1/t over the machines "
+		           "overflows, and layout: columns sizes each machine's rectangle by 1/t "
+		           "over that sum", m->name, tmin);
+	else
+		diag_error(d, at.line, at.col, "%s: cycle times %g (%s) to %g (%s) are too far apart "
+		           "for layout: columns: the slowest machine's share of the matrix, 1/t over "
+		           "the sum of 1/t, is not a positive double (keep the speeds within a factor "
+		           "of about 1e300)", m->name, tmin, cfg->machines[fast].name, tmax, m->name);
+	return -1;
+}
+
 static int check_columns(hl_config *cfg, const yt_node *root, diag *d)
 {
 	col_cfg *c = ccfg(cfg);
@@ -162,6 +203,8 @@ static int check_columns(hl_config *cfg, const yt_node *root, diag *d)
 		           "of the %zu machines a block (raise n or lower nb)", side, cfg->nmachines);
 		rc = -1;
 	}
+	if (cfg->nmachines > 0 && check_shares(cfg, root, d) < 0)
+		rc = -1;
 	if (cfg->n % cfg->nb != 0) {
 		const yt_node *at = nv ? nv : root;
 		diag_error(d, at->line, at->col, "n = %zu is not a multiple of nb = %zu (the "

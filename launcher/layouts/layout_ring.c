@@ -311,6 +311,9 @@ static vproc_status solve(const vproc_ring_platform *pf, const ring_cfg *r, ring
 			vproc_ring_free(&rp->ring);
 		rp->ring = h;   /* the heuristic's ring, with the MILP's bound */
 		rp->ring.lower_bound = lb;
+		rp->ring.optimal = vproc_ring_at_bound(h.T, lb);
+		if (rp->ring.optimal)
+			rp->ring.lower_bound = h.T;
 		rp->solver = "milp+heuristic";
 		return VPROC_OK;
 	}

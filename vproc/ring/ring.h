@@ -67,6 +67,13 @@ typedef struct {
 	int optimal;       /* 1 when T is proven the optimum over every ring */
 } vproc_ring;
 
+/* A ring whose T is within this relative distance of a proven lower bound
+ * is the optimum (GLPK's own objective tolerance, tol_obj). */
+#define VPROC_RING_BOUND_TOL 1e-7
+
+/* 1 when T reaches the proven lower bound lb > 0 within VPROC_RING_BOUND_TOL. */
+int vproc_ring_at_bound(double T, double lb);
+
 /* Allocate out->order and out->alpha for p machines (zeroed). */
 vproc_status vproc_ring_alloc(size_t p, vproc_ring *out);
 void vproc_ring_free(vproc_ring *r);
@@ -182,8 +189,9 @@ vproc_status vproc_ring_exact_hk(const vproc_ring_platform *pl, const vproc_ring
  * x_ji); then the better of that and q = 1.  The ring found is re-timed with
  * vproc_ring_time.  GLPK's output is silenced.
  *   time_limit [in]  seconds (> 0); when GLPK stops on it with a feasible
- *                    ring, out->optimal = 0 and out->lower_bound is GLPK's
- *                    best bound; VPROC_ERANGE if it found no ring at all
+ *                    ring, out->lower_bound is GLPK's best bound
+ *                    (with q = 1's time) and out->optimal = 0 unless
+ *                    the ring reaches it; VPROC_ERANGE if it found no ring
  *   out        [out] allocated here
  */
 vproc_status vproc_ring_milp(const vproc_ring_platform *pl, double time_limit,

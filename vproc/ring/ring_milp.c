@@ -222,7 +222,16 @@ vproc_status vproc_ring_milp(const vproc_ring_platform *pl, double time_limit,
 		vproc_ring_free(out);
 		return st;
 	}
-	out->optimal = proven;
 	out->lower_bound = pl->p >= 2 ? fmin(alone, proven ? out->T : bound) : alone;
+	/* Stopped on time_limit, the best ring may still reach the bound: the
+	 * fastest machine alone, which the MILP does not model, often does. */
+	out->optimal = proven || vproc_ring_at_bound(out->T, out->lower_bound);
+	if (out->optimal)
+		out->lower_bound = out->T;
 	return VPROC_OK;
+}
+
+int vproc_ring_at_bound(double T, double lb)
+{
+	return lb > 0.0 && T <= lb * (1.0 + VPROC_RING_BOUND_TOL);
 }
