@@ -77,8 +77,8 @@ RT_PURE_SRC  := vproc/emulate.c vproc/vclock.c vproc/vorder.c vproc/wait_step.c
 LAUNCHER_DIRS := util kernels config layouts launch report cli
 LAUNCHER_SRC := $(foreach d,$(LAUNCHER_DIRS),$(wildcard launcher/$(d)/*.c))
 LAUNCHER_INC := $(LAUNCHER_DIRS:%=-Ilauncher/%)
-TEST_SRC     := $(wildcard tests/test_*.c)
-BENCH_SRC    := $(wildcard tests/bench_*.c)
+TEST_SRC     := $(wildcard tests/unit/test_*.c)
+BENCH_SRC    := $(wildcard tests/bench/bench_*.c)
 
 VPROC_OBJ    := $(VPROC_SRC:%.c=$(OBJ)/%.o)
 # The runtime is loaded into programs that were not built with sanitizers,
@@ -103,7 +103,7 @@ HL_RING   := $(OUT)/lib/hetlaunch/hl-ring
 HLMW      := $(OUT)/lib/hetlaunch/hl-mw
 HL_MMM    := $(OUT)/lib/hetlaunch/hl-mmm
 HL_MMM_OMPI := $(OUT)/lib/hetlaunch/openmpi/hl-mmm
-MPI_TESTS := $(OBJ)/tests/mpi/patterns $(OBJ)/tests/mpi/vclock
+MPI_TESTS := $(OBJ)/tests/e2e/mpi/patterns $(OBJ)/tests/e2e/mpi/vclock
 
 all: $(BIN) $(LIBRT) $(PROBE) $(DRIVER) $(HL_RING) $(MPI_TESTS) $(HLMW) \
      $(LIBRT_OMPI) $(PROBE_OMPI) $(DRIVER_OMPI) $(HL_RING_OMPI) $(HLMW_OMPI) \
@@ -156,13 +156,13 @@ $(LIBRT_OMPI): $(OMPI_SO_OBJ)
 # The runtime above is loaded into programs built without sanitizers, so it
 # never has them.  VARIANT=san also builds a sanitized copy,
 # lib/hetlaunch/san/libhetlaunch-rt.so, and rt-san runs it end to end
-# (tests/rt_san_test.sh): preloaded after libasan into unsanitized MPI
+# (tests/e2e/rt_san_test.sh): preloaded after libasan into unsanitized MPI
 # programs, and through `hetlaunch run` into a sanitized build of the
 # patterns program (whose own libasan then comes first).
 ifeq ($(VARIANT),san)
 LIBRT_SAN    := $(OUT)/lib/hetlaunch/san/libhetlaunch-rt.so
 RT_SAN_OBJ   := $(RT_PURE_SRC:%.c=$(OBJ)/rt-san/%.o) $(RUNTIME_SRC:%.c=$(OBJ)/rt-san/%.o)
-PATTERNS_SAN := $(OBJ)/tests/mpi-san/patterns
+PATTERNS_SAN := $(OBJ)/tests/e2e/mpi-san/patterns
 $(OBJ)/rt-san/%.o: %.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $< (sanitized runtime)")
@@ -173,7 +173,7 @@ $(LIBRT_SAN): $(RT_SAN_OBJ)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(RT_LINK) $(LDFLAGS) $(MPICH_LIBS) -lrt -ldl -lm
 
-$(PATTERNS_SAN): tests/mpi/patterns.c
+$(PATTERNS_SAN): tests/e2e/mpi/patterns.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $< (sanitized)")
 	$(Q)$(CC) -std=c11 $(CFLAGS) -Wall -Wextra -Wno-stringop-overflow $(MPICH_CFLAGS) -o $@ $< \
@@ -276,7 +276,7 @@ $(HLMW_OMPI): launcher/programs/mw.c $(HLMW_SRC) $(wildcard vproc/*.h vproc/mw/*
 	@$(if $(Q),echo "  MPICC   $< (openmpi)")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wno-stringop-overflow $(OMPI_CFLAGS) -Ivproc -o $@ $< $(HLMW_SRC) $(OMPI_LIBS) -lblas -lm
 
-$(OBJ)/tests/mpi/%: tests/mpi/%.c
+$(OBJ)/tests/e2e/mpi/%: tests/e2e/mpi/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -O1 -Wall -Wextra -Wno-stringop-overflow $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas
@@ -285,32 +285,32 @@ $(OBJ)/tests/mpi/%: tests/mpi/%.c
 $(OBJ)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(CFLAGS) $(CMOCKA_CFLAGS) -Ivproc -Itests $(LAUNCHER_INC) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(CFLAGS) $(CMOCKA_CFLAGS) -Ivproc -Itests/common $(LAUNCHER_INC) -MMD -MP -c $< -o $@
 
 $(OBJ)/tests/%: $(OBJ)/tests/%.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_hostfile also links the launcher modules it tests.
-$(OBJ)/tests/test_hostfile: $(OBJ)/tests/test_hostfile.o \
+$(OBJ)/tests/unit/test_hostfile: $(OBJ)/tests/unit/test_hostfile.o \
 		$(OBJ)/launcher/launch/hostfile.o $(OBJ)/launcher/util/fsutil.o $(OBJ)/launcher/util/diag.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_placement links the module it tests (and the JSON writer it prints with).
-$(OBJ)/tests/test_placement: $(OBJ)/tests/test_placement.o \
+$(OBJ)/tests/unit/test_placement: $(OBJ)/tests/unit/test_placement.o \
 		$(OBJ)/launcher/launch/placement.o $(OBJ)/launcher/util/json.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # test_launchers links the srun and mpirun command makers (and the testers' paths).
-$(OBJ)/tests/test_launchers: $(OBJ)/tests/test_launchers.o \
+$(OBJ)/tests/unit/test_launchers: $(OBJ)/tests/unit/test_launchers.o \
 		$(OBJ)/launcher/launch/slurm.o $(OBJ)/launcher/launch/openmpi.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # test_testers links the module it tests (its data: tests/data/).
-$(OBJ)/tests/test_testers: $(OBJ)/tests/test_testers.o $(OBJ)/launcher/kernels/testers.o $(LIBVPROC_A)
+$(OBJ)/tests/unit/test_testers: $(OBJ)/tests/unit/test_testers.o $(OBJ)/launcher/kernels/testers.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_kernels links the kernel table and what it reads with.
-$(OBJ)/tests/test_kernels: $(OBJ)/tests/test_kernels.o \
+$(OBJ)/tests/unit/test_kernels: $(OBJ)/tests/unit/test_kernels.o \
 		$(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
@@ -324,7 +324,7 @@ unit: $(TEST_BIN)
 
 cli: $(BIN)
 	$(Q)scripts/check-layers
-	$(Q)HETLAUNCH=$(BIN) tests/cli_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/cli/cli_test.sh
 
 # The files generated from the schema (launcher/keys.c): tests/fuzz/keys.dict
 # and man/hetlaunch.1's key list; cli_test.sh fails until they are rewritten.
@@ -334,28 +334,28 @@ keys: $(BIN)
 
 # End to end with real MPICH, the stock testers and the runtime preload.
 e2e: all
-	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBRT) PROBE=$(PROBE) tests/run_test.sh
-	$(Q)HETLAUNCH=$(BIN) tests/safety_test.sh
-	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) PRELOAD=$(LIBRT) PROBE=$(PROBE) tests/driver_test.sh
-	$(Q)HETLAUNCH=$(BIN) PRELOAD_OPENMPI=$(LIBRT_OMPI) tests/openmpi_test.sh
-	$(Q)HETLAUNCH=$(BIN) tests/multihost_test.sh
-	$(Q)HETLAUNCH=$(BIN) tests/slurm_test.sh
-	$(Q)HETLAUNCH=$(BIN) HL_RING=$(HL_RING) PRELOAD=$(LIBRT) tests/ring_kernel_test.sh
-	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/mw_test.sh
-	$(Q)HETLAUNCH=$(BIN) tests/adapt_test.sh
-	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/vclock_test.sh
-	$(Q)HETLAUNCH=$(BIN) tests/predict_test.sh
-	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/mmm_test.sh
+	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBRT) PROBE=$(PROBE) tests/e2e/run_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/e2e/safety_test.sh
+	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) PRELOAD=$(LIBRT) PROBE=$(PROBE) tests/e2e/driver_test.sh
+	$(Q)HETLAUNCH=$(BIN) PRELOAD_OPENMPI=$(LIBRT_OMPI) tests/e2e/openmpi_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/e2e/multihost_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/e2e/slurm_test.sh
+	$(Q)HETLAUNCH=$(BIN) HL_RING=$(HL_RING) PRELOAD=$(LIBRT) tests/e2e/ring_kernel_test.sh
+	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/e2e/mw_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/e2e/adapt_test.sh
+	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/e2e/vclock_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/e2e/predict_test.sh
+	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/e2e/mmm_test.sh
 
 rt-san: all $(LIBRT_SAN) $(PATTERNS_SAN)
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBRT) PRELOAD_SAN=$(LIBRT_SAN) \
-		PATTERNS_SAN=$(PATTERNS_SAN) tests/rt_san_test.sh
+		PATTERNS_SAN=$(PATTERNS_SAN) tests/e2e/rt_san_test.sh
 
 bench: $(BENCH_BIN) all
 	$(Q)for b in $(BENCH_BIN); do $$b; done
-	$(Q)HETLAUNCH=$(BIN) PROBE=$(abspath $(PROBE)) tests/bench_runtime.sh
-	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) tests/bench_dense.sh
-	$(Q)HETLAUNCH=$(BIN) tests/bench_vclock.sh
+	$(Q)HETLAUNCH=$(BIN) PROBE=$(abspath $(PROBE)) tests/bench/bench_runtime.sh
+	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) tests/bench/bench_dense.sh
+	$(Q)HETLAUNCH=$(BIN) tests/bench/bench_vclock.sh
 
 # The main job: stock ScaLAPACK LU (hl-driver, n = 2400) on the emulated
 # lhpc platform of paper 002 (Table 5), one process per machine and then
@@ -421,7 +421,7 @@ experiments: $(EXP_BIN)
 $(OBJ)/experiments/%.o: experiments/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
-	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) -Ivproc -Itests -Iexperiments $(LAUNCHER_INC) -MMD -MP -c $< -o $@
+	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) -Ivproc -Itests/common -Iexperiments $(LAUNCHER_INC) -MMD -MP -c $< -o $@
 
 $(EXP_BIN): $(EXP_OBJ) $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(EXP_OBJ) $(LIBVPROC_A) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
@@ -434,9 +434,9 @@ experiments-check:
 # --- fuzz (issue 11): libFuzzer over the loader and the planner ------------
 # clang (Debian's clang-14 and libclang-rt-14-dev), ASan + UBSan, leaks on.
 # `make fuzz FUZZ_SECONDS=N` runs N seconds from the seeds (configs/,
-# tests/good/, tests/bad/) with the keys' dictionary and fails on any
+# tests/cli/good/, tests/cli/bad/) with the keys' dictionary and fails on any
 # finding; the input that found it is in build/fuzz/artifacts/ (add it to
-# tests/bad/ as a regression test).  The corpus grows in build/fuzz/corpus.
+# tests/cli/bad/ as a regression test).  The corpus grows in build/fuzz/corpus.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -470,6 +470,6 @@ fuzz: $(FUZZ_BIN)
 	$(Q)ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(FUZZ_BIN) \
 		-max_total_time=$(FUZZ_SECONDS) -timeout=30 -rss_limit_mb=2048 -max_len=65536 \
 		-dict=tests/fuzz/keys.dict -artifact_prefix=$(FUZZ_DIR)/artifacts/ \
-		-print_final_stats=1 $(FUZZ_DIR)/corpus configs tests/good tests/bad
+		-print_final_stats=1 $(FUZZ_DIR)/corpus configs tests/cli/good tests/cli/bad
 
 -include $(FUZZ_OBJS:.o=.d)

@@ -13,7 +13,7 @@
  * report order (REGISTRY) and checks that both agree.
  *
  * A value matches when rounding or truncating ours to the decimals the
- * paper prints gives the printed figure (tests/paper.h: the papers do both).
+ * paper prints gives the printed figure (tests/common/paper.h: the papers do both).
  */
 #ifndef EX_HARNESS_H
 #define EX_HARNESS_H

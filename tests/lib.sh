@@ -1,7 +1,7 @@
 # tests/lib.sh -- helpers shared by the end-to-end scripts tests/*_test.sh.
 # Sourced, not executed: a script says  . "$(dirname "$0")/lib.sh",  which
-# finds it however the script is started (`bash tests/x_test.sh`, or
-# tests/x_test.sh from the Makefile); multihost_test.sh and slurm_test.sh,
+# finds it however the script is started (`bash tests/e2e/x_test.sh`, or
+# tests/e2e/x_test.sh from the Makefile); multihost_test.sh and slurm_test.sh,
 # which cd to the repository root first, say  . "$ROOT/tests/lib.sh".
 # It provides:
 #   pass, fail          the counters, both 0;
@@ -17,7 +17,7 @@
 #                       output in $tmp/out and $tmp/err, status in $rc;
 #   field KEY TEXT      the value of every " KEY=value" in TEXT;
 #   patterns_yaml PROGRAM OUTDIR EMULATE  $tmp/patterns.yaml: the exec
-#                       program PROGRAM (tests/mpi/patterns) writing into
+#                       program PROGRAM (tests/e2e/mpi/patterns) writing into
 #                       OUTDIR, 4 ranks on two machines, emulate: EMULATE;
 #   lhpc_yaml NAME LAYOUT KERNEL EXTRA...  $tmp/NAME.yaml: the four lhpc
 #                       machines, n 240, nb 16, emulated, then the lines

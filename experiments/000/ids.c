@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "rng.h"
 
 /* ---- paper 000, s4.2.2: the 8 x 6 panel of Fig 9 ------------------------ */
 
@@ -283,10 +284,7 @@ static const size_t STUDY_CAP = 1000;   /* vproc_grid_svd's own iteration cap */
 
 static uint64_t splitmix64(uint64_t *x)
 {
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return hl_rng_next(x);
 }
 
 /* Uniform in (0, 1]: 53 random bits, plus one so that 0 never comes out. */

@@ -17,6 +17,7 @@
 #include "harness.h"
 #include "mmm/mmm.h"
 #include "paper_001.h"
+#include "rng.h"
 
 static double cost_of(size_t p, const double *s, int guillotine, size_t *ncols, size_t *count)
 {
@@ -141,11 +142,7 @@ static void id_001_s54(report *r)
 static uint64_t rng;
 static double urand(void)
 {
-	uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	z ^= z >> 31;
-	return (double)(z >> 11) / 9007199254740992.0;
+	return hl_rng_unit(&rng);
 }
 
 /* Mean and minimum of C^/LB over n instances of p machines; speeds U[1,10]

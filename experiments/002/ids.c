@@ -78,7 +78,7 @@ static void id_002_table2(report *r)
 	vproc_slice_free(&s);
 	note(r, "t = (3, 5, 8).  The paper rounds some costs and truncates others (5/3 -> 1.67,"
 	        " 15/8 -> 1.87), so a cost matches when rounding or truncating it gives the"
-	        " printed figure (tests/paper.h).  Ties go to the faster processor (8 chunks:"
+	        " printed figure (tests/common/paper.h).  Ties go to the faster processor (8 chunks:"
 	        " 5*3 = 3*5, the paper picks P1).");
 }
 
@@ -166,7 +166,7 @@ static void id_002_table4(report *r)
 	double ratio = vproc_cost_cyclic(6, LIP_T4.t) / vproc_cost_ideal(6, LIP_T4.t);
 	add_num(r, "t_cyclic(6)/t_optimal (text: 16.8/10.5)", 1.6, 1, ratio);
 	note(r, "Times per column block, farot = 100.  The paper truncates some costs and rounds"
-	        " others (tests/paper.h).  The text writes the ratio as t_optimal/t_cyclic(6) ~"
+	        " others (tests/common/paper.h).  The text writes the ratio as t_optimal/t_cyclic(6) ~"
 	        " 16.8/10.5; the value, 1.6, is t_cyclic(6)/t_optimal.");
 }
 
@@ -177,7 +177,7 @@ static void id_002_table5(report *r)
 	static const double cost[9] = { 100, 71, 66, 71, 60, 59, 57, 54, 55 };
 	table_1d(r, &LHPC_T5, sel, cost, 50, 118, "Cyclic(3): 353/3");
 	note(r, "Times per column block, lhpcb = 100.  353/6 = 58.8 prints as 59 (rounded),"
-	        " 500/9 = 55.6 as 55 (truncated): both are accepted (tests/paper.h).");
+	        " 500/9 = 55.6 as 55 (truncated): both are accepted (tests/common/paper.h).");
 }
 
 /* The hetero(9) caption of Figs 6-9, and what our slice gives. */

@@ -5,10 +5,10 @@
 
 Paper 002 s4.5's semi-static strategy, emulated (issue 15): three machines
 that really run at 240, 120 and 60 Mflop/s (emulate_mflops) but whose YAML
-says they are equal (tests/adapt/wrong-speeds.yaml).  `hetlaunch run
+says they are equal (tests/e2e/adapt/wrong-speeds.yaml).  `hetlaunch run
 --adapt K` plans phase 1 on the YAML and every later phase on the speeds
 the phase before measured; the reference is one run planned on the true
-speeds (tests/adapt/true-speeds.yaml).  The criterion (issue 15): phase 2
+speeds (tests/e2e/adapt/true-speeds.yaml).  The criterion (issue 15): phase 2
 faster than phase 1 and within 10% of the reference.  The paper has no
 numbers for it: timings are reported, not asserted.
 
@@ -31,8 +31,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import timing  # noqa: E402  (experiments/timing.py)
 
 ID = "002-semistatic"
-WRONG = "tests/adapt/wrong-speeds.yaml"
-TRUE = "tests/adapt/true-speeds.yaml"
+WRONG = "tests/e2e/adapt/wrong-speeds.yaml"
+TRUE = "tests/e2e/adapt/true-speeds.yaml"
 PHASES = {"quick": 2, "full": 3}
 TOL = 0.10
 N = 1024   # the configs' n

@@ -906,7 +906,7 @@ static int load_top_value(diag *d, const hl_key_def *row, const yt_node *v, hl_c
 }
 
 /* One top-level key: a common key, else the layout's own, else unknown
- * (a key is never both: tests/cli_test.sh, `hetlaunch keys`). */
+ * (a key is never both: tests/cli/cli_test.sh, `hetlaunch keys`). */
 static int load_top_key(diag *d, const yt_node *key, const yt_node *v, hl_config *cfg,
                         top_keys *t)
 {

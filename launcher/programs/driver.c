@@ -18,11 +18,11 @@
  *
  * Every matrix comes from hl_entry(seed, i, j) of its GLOBAL indices, so
  * every grid factors the same matrix; --checksum prints a checksum of A
- * that does not depend on the grid (tests/run_test.sh compares two).
+ * that does not depend on the grid (tests/e2e/run_test.sh compares two).
  * A NaN or an Inf in the result, or INFO != 0, fails the problem; --nan
  * puts a NaN in A(0,0) to show it does, and --perturb checks against a
  * wrong right-hand side (lu, qr, chol) or a wrong C(0,0) (mm) to show the
- * residual catches a finite error (tests/driver_test.sh).
+ * residual catches a finite error (tests/e2e/driver_test.sh).
  * Output: hlmpi.h's lines (memory before allocating, result, ranks).
  * Exit status 0 when every problem passed, 1 otherwise; 2 on bad usage.
  */

@@ -207,7 +207,7 @@ static vproc_status search(const vproc_ring_platform *pl, const vproc_ring_hk *h
 
 /* A search cut short by its budget keeps vproc_ring_heuristic's ring when
  * that is better.  (As the starting incumbent of every search it did not
- * pay: the exact search at p = 20 took 4x longer, tests/bench_ring.c.) */
+ * pay: the exact search at p = 20 took 4x longer, tests/bench/bench_ring.c.) */
 static vproc_status heuristic_if_better(const vproc_ring_platform *pl, size_t *best, size_t *q,
                                         double *U)
 {

@@ -1,7 +1,7 @@
 /*
  * ucx.c -- a work-around for a hang in MPI_Finalize of Debian 12's MPICH
  * 4.0.2 (ch4:ucx) over UCX 1.13's TCP transport, found by the multi-host
- * test (tests/multihost/ucx-no-disconnect.c has the full story; UCX issue
+ * test (tests/e2e/multihost/ucx-no-disconnect.c has the full story; UCX issue
  * #8738 is the same family).
  *
  * MPICH's finalize calls ucp_disconnect_nb() on every endpoint and spins

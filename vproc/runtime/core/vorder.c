@@ -222,7 +222,7 @@ void vr_order_done(void)
 }
 
 /* ---- one snapshot of every rank's bound -----------------------------------
- * The arithmetic is pure (vproc/vorder.c, tested in tests/test_vclock.c). */
+ * The arithmetic is pure (vproc/vorder.c, tested in tests/unit/test_vclock.c). */
 
 typedef vproc_event event;
 static vproc_order_rank *snap;

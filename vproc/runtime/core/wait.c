@@ -9,7 +9,7 @@
  * few times (a message in flight is usually there within microseconds),
  * then yields, then naps with a growing sleep, never above VR_NAP_MAX_NS
  * so that a message is noticed within that long.  Measured on 2 cores,
- * xdlu 3x3 n = 900 (tests/bench_runtime.sh, HETLAUNCH_WAIT): yields
+ * xdlu 3x3 n = 900 (tests/bench/bench_runtime.sh, HETLAUNCH_WAIT): yields
  * before the naps beat naps alone (0.30 s against 0.76 s), and shorter
  * naps (8 us) made it worse (3.3 s): they wake the sleepers so often that
  * the ranks with work lose the processor.  With more awake ranks than
@@ -31,7 +31,7 @@
 
 /* The back-off; HETLAUNCH_WAIT="spins,yields,nap_min_ns,nap_max_ns" and
  * an optional ",peer_yields" override it (for measuring, see
- * tests/bench_runtime.sh and tests/bench_dense.sh). */
+ * tests/bench/bench_runtime.sh and tests/bench/bench_dense.sh). */
 static vproc_wait_policy policy = {
 	.spins = 32,          /* plain polls */
 	.yields = 96,         /* polls with sched_yield() between them */
@@ -45,7 +45,7 @@ void vr_wait_init(void)
 	/* With hetlaunch's segment (all ranks on this computer) a sender wakes
 	 * its receiver, so waiting can go to sleep at once and stay asleep
 	 * until woken or 200 us have passed (for what no one announces).
-	 * Measured on 2 cores, xdlu 3x3 n = 900 (tests/bench_runtime.sh):
+	 * Measured on 2 cores, xdlu 3x3 n = 900 (tests/bench/bench_runtime.sh):
 	 * 0.27-0.28 s, against 0.55-0.63 s for the back-off below. */
 	if (getenv("HETLAUNCH_SHM") != NULL) {
 		policy.spins = 16;
@@ -90,7 +90,7 @@ static int wait_recv_only;
 static unsigned peer_yields;
 
 /* One step of the back-off after an unsuccessful test; *iter counts them.
- * Measured, driver LU n = 3000, 3x3 on 2 cores (tests/bench_dense.sh):
+ * Measured, driver LU n = 3000, 3x3 on 2 cores (tests/bench/bench_dense.sh):
  * crowded waits that yield to an awake peer, and kicks that spare
  * receive-only sleepers, took 5.58 s against 6.09 s and 4.67 against
  * 5.38 s (medians of 6 and 3, alternating with the old runtime); the
@@ -101,7 +101,7 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 	 * an uncrowded one.  The virtual clock's waits end in virtual-time
 	 * order (vorder.c), whose naps keep the ranks off the processors:
 	 * they keep their polls.  Measured, 64 machines and 96 ranks under the
-	 * virtual clock (BENCH_VCLOCK_ONLY=2 bash tests/bench_vclock.sh,
+	 * virtual clock (BENCH_VCLOCK_ONLY=2 bash tests/bench/bench_vclock.sh,
 	 * alternating): 105.0 and 102.0 s of wall time with the polls, 109.9
 	 * and 110.8 s with crowded waits skipping them. */
 	int crowded = !vr_virtual() && vproc_wait_crowded(vr_awake_ranks(), vr_cpus());

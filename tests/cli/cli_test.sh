@@ -1,0 +1,542 @@
+#!/usr/bin/env bash
+# cli_test.sh -- end-to-end tests of the hetlaunch command:
+#   * every tests/cli/bad/*.yaml is refused with exit 2, nothing on stdout, and
+#     the message its first line announces ("# expect: LINE:COL: text"),
+#     at FILE:LINE:COL (0:0 means the message names the file only);
+#   * golden output: `hetlaunch plan` (text and --json) on configs/*.yaml
+#     and tests/cli/good/*.yaml equals tests/cli/golden/ (UPDATE_GOLDEN=1 rewrites);
+#   * usage errors and --help/--version;
+#   * calibrate -o changes only the cycle times of the user's list (golden),
+#     writes a device in place, and calibrate --from refuses a report's
+#     numbers out of range.
+# Run from the repository root; HETLAUNCH names the binary under test.
+set -u
+HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
+. "$(dirname "$0")/../lib.sh"
+make_tmp
+
+# --- malformed input ---------------------------------------------------------
+for f in tests/cli/bad/*.yaml; do
+	expect=$(sed -n '1s/^# expect: //p' "$f")
+	loc=${expect%%: *}
+	text=${expect#*: }
+	"$HETLAUNCH" plan "$f" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$loc" = "0:0" ]; then prefix="$f: "; else prefix="$f:$loc: "; fi
+	if [ $rc -ne 2 ]; then
+		bad "$f: exit $rc, want 2"; cat "$tmp/err"
+	elif [ -s "$tmp/out" ]; then
+		bad "$f: wrote to stdout"
+	elif ! grep -qF -- "$prefix$text" "$tmp/err"; then
+		bad "$f: want '$prefix$text', got:"; cat "$tmp/err"
+	else
+		ok
+	fi
+done
+
+# Every command that loads a file refuses every bad one the same way: exit
+# 2, the announced message, nothing on stdout, and nothing written or
+# started (no run directory, no host file; calibrate's probe is /bin/true).
+# A command that starts a job anyway is stopped after 60 s (exit 124: fails).
+# Under VARIANT=san a leak on a refused file fails here too (issue 11).
+mkdir -p "$tmp/cwd"
+abs_hl=$(realpath "$HETLAUNCH")
+for f in tests/cli/bad/*.yaml; do
+	expect=$(sed -n '1s/^# expect: //p' "$f")
+	loc=${expect%%: *}
+	text=${expect#*: }
+	abs=$PWD/$f
+	if [ "$loc" = "0:0" ]; then prefix="$abs: "; else prefix="$abs:$loc: "; fi
+	for cmd in "run --dry-run --out $tmp/cwd/out" "run --quiet" "compare --quiet" \
+	           "hostfile -o $tmp/cwd/hosts" "calibrate --out $tmp/cwd/out"; do
+		(cd "$tmp/cwd" && HETLAUNCH_PROBE=/bin/true timeout -k 5 60 "$abs_hl" $cmd "$abs" >"$tmp/out" 2>"$tmp/err")
+		rc=$?
+		if [ $rc -ne 2 ]; then
+			bad "$cmd $f: exit $rc, want 2"; head -5 "$tmp/err"
+		elif [ -s "$tmp/out" ]; then
+			bad "$cmd $f: wrote to stdout"
+		elif ! grep -qF -- "$prefix$text" "$tmp/err"; then
+			bad "$cmd $f: want '$prefix$text', got:"; head -5 "$tmp/err"
+		elif [ -n "$(ls -A "$tmp/cwd")" ]; then
+			bad "$cmd $f: left files: $(ls -A "$tmp/cwd")"; rm -rf "${tmp:?}/cwd/"*
+		else
+			ok
+		fi
+	done
+done
+
+# A plan refused after its arrays were allocated frees them (make fuzz's
+# finding; under VARIANT=san a leak turns exit 2 into LeakSanitizer's 23).
+"$HETLAUNCH" plan tests/data/fuzz-2d-max-procs-leak.yaml >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -qF "max_procs = 1 is smaller than the 2 x 3 grid" "$tmp/err"; then ok
+else bad "refused 2d plan: exit $rc: $(head -3 "$tmp/err")"; fi
+
+# An exact ring search that make fuzz found taking 11 s of CPU stops at its
+# node budget: exit 0, "not proven optimal", a lower bound below the ring
+# found, and that ring as good as the unbounded search's (T_step 0.444919).
+timeout 60 "$HETLAUNCH" plan --json tests/data/fuzz-ring-exact-slow.yaml >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && python3 - "$tmp/out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["ring"]
+sys.exit(0 if r["optimal"] is False and 0 < r["lower_bound"] <= r["T_step"] <= 0.44492 else 1)
+PY
+then ok; else bad "exact ring search past its budget: exit $rc: $(head -c 300 "$tmp/out") $(head -3 "$tmp/err")"; fi
+
+# A file that does not exist names itself.
+"$HETLAUNCH" plan tests/cli/bad/no-such-file.yaml >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -qF "tests/cli/bad/no-such-file.yaml: cannot open: No such file" "$tmp/err"; then ok
+else bad "missing file: exit $rc: $(cat "$tmp/err")"; fi
+
+# Only a regular file is a machine list: a directory says so, and a FIFO is
+# refused at once instead of blocking (issue 11).
+"$HETLAUNCH" plan tests >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qF "tests: is a directory" "$tmp/err" && ok || bad "a directory: exit $rc: $(cat "$tmp/err")"
+mkfifo "$tmp/fifo"
+timeout 10 "$HETLAUNCH" plan "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qF "not a regular file" "$tmp/err" && ok || bad "a FIFO: exit $rc: $(cat "$tmp/err")"
+
+# max_procs 10^5 on 9 machines, layout 2d, n = 10^7, nb = 1: the panel
+# search stops at the first good panel size (it took minutes; issue 11).
+# A hang guard, not a speed target (that is `make bench`).
+{ echo "machines:"
+  for i in 1 2 3 4 5 6 7 8 9; do echo "  - {name: m$i, cycle_time: $i.$((i * 37 % 10))3}"; done
+  printf 'layout: 2d\nmax_procs: 100000\nn: 10000000\nnb: 1\n'; } >"$tmp/maxprocs.yaml"
+timeout 60 "$HETLAUNCH" plan "$tmp/maxprocs.yaml" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && grep -q "panel" "$tmp/out" && ok || bad "max_procs 10^5, 2d: exit $rc (124: over 60 s): $(cat "$tmp/err")"
+
+# --- golden output -----------------------------------------------------------
+for f in configs/*.yaml tests/cli/good/*.yaml; do
+	base=$(basename "$f" .yaml)
+	for mode in text json; do
+		if [ $mode = json ]; then args=(plan "$f" --json); ext=json; else args=(plan "$f"); ext=txt; fi
+		golden="tests/cli/golden/$base.plan.$ext"
+		"$HETLAUNCH" "${args[@]}" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ $rc -ne 0 ]; then bad "$f ($mode): exit $rc: $(cat "$tmp/err")"; continue; fi
+		if [ -s "$tmp/err" ]; then bad "$f ($mode): wrote to stderr: $(cat "$tmp/err")"; continue; fi
+		if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then cp "$tmp/out" "$golden"; fi
+		if [ ! -f "$golden" ]; then bad "$golden is missing (UPDATE_GOLDEN=1 makes it)"; continue; fi
+		if diff -u "$golden" "$tmp/out" >"$tmp/diff"; then ok; else bad "$f ($mode) differs from $golden"; head -40 "$tmp/diff"; fi
+	done
+	# --json prints one JSON object and nothing else
+	"$HETLAUNCH" plan "$f" --json >"$tmp/out" 2>/dev/null
+	if [ "$(head -c1 "$tmp/out")" = "{" ] && [ "$(tail -n1 "$tmp/out")" = "}" ]; then ok
+	else bad "$f: --json output is not a single object"; fi
+done
+
+# --- usage ---------------------------------------------------------------------
+expect_rc() {  # expect_rc WANT DESCRIPTION ARGS...
+	local want=$1 what=$2; shift 2
+	"$HETLAUNCH" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ $rc -eq "$want" ]; then ok; else bad "$what: exit $rc, want $want"; fi
+}
+expect_rc 0 "--help" --help
+grep -q "^usage: hetlaunch" "$tmp/out" && ok || bad "--help prints no usage"
+# Every command has a --help (and -h): its usage on stdout, nothing on
+# stderr, exit 0, whatever else is on the line; nothing is loaded or run.
+for c in plan hostfile run compare calibrate simulate; do
+	for h in --help -h; do
+		expect_rc 0 "$c $h" $c configs/lhpc-lu.yaml $h
+		grep -q "^usage: hetlaunch $c FILE" "$tmp/out" && [ ! -s "$tmp/err" ] && ok \
+			|| bad "$c $h: no usage on stdout: $(cat "$tmp/out" "$tmp/err")"
+	done
+done
+expect_rc 0 "--version" --version
+grep -q "^hetlaunch [0-9]" "$tmp/out" && ok || bad "--version prints no version"
+expect_rc 2 "no arguments"
+expect_rc 2 "unknown option" --frobnicate
+expect_rc 2 "plan without FILE" plan
+expect_rc 2 "plan unknown option" plan configs/lhpc-lu.yaml --jsn
+expect_rc 2 "plan two files" plan configs/lhpc-lu.yaml configs/lip-lu.yaml
+expect_rc 0 "plan -- FILE" plan --json -- configs/lhpc-lu.yaml
+
+# --- hostfile ------------------------------------------------------------------
+# Golden host files in every format (tests/cli/golden/NAME.hostfile.FORMAT), then
+# properties that hold whatever the plan: every format lists the plan's hosts
+# in rank order (the "host" of each entry of the plan JSON's ranks).
+hf_formats="mpich mpich-grouped mpich-rankmap openmpi openmpi-seq slurm"
+plan_hosts() {  # plan_hosts FILE [--baseline cyclic]: one host per rank
+	"$HETLAUNCH" plan "$1" --json | awk '/^  "ranks": \[/ {on = 1; next}
+		on && /^  \]/ {on = 0} on && /"host":/ {sub(/.*"host": "/, ""); sub(/".*/, ""); print}'
+}
+expand_mpich() { awk -F: '{for (i = 0; i < $2; i++) print $1}' "$1"; }
+hf_golden() {  # hf_golden CONFIG FORMAT GOLDEN [ARGS...]
+	local f=$1 fmt=$2 golden=$3; shift 3
+	"$HETLAUNCH" hostfile "$f" --format "$fmt" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ $rc -ne 0 ]; then bad "hostfile $f $fmt: exit $rc: $(cat "$tmp/err")"; return 1; fi
+	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then cp "$tmp/out" "$golden"; fi
+	if [ ! -f "$golden" ]; then bad "$golden is missing (UPDATE_GOLDEN=1 makes it)"; return 1; fi
+	if diff -u "$golden" "$tmp/out" >"$tmp/diff"; then ok
+	else bad "hostfile $f $fmt differs from $golden"; head -20 "$tmp/diff"; return 1; fi
+}
+for f in configs/*.yaml tests/cli/good/count-and-speed.yaml; do
+	base=$(basename "$f" .yaml)
+	plan_hosts "$f" >"$tmp/hosts"
+	[ -s "$tmp/hosts" ] || { bad "$f: no ranks in the plan JSON"; continue; }
+	for fmt in $hf_formats; do
+		hf_golden "$f" "$fmt" "tests/cli/golden/$base.hostfile.$fmt" || continue
+		cp "$tmp/out" "$tmp/hf.$fmt"
+		# the mpich note is printed exactly when a host is on two runs of lines
+		split=0
+		[ "$fmt" = mpich ] && split=$(awk -F: '$1 != prev {n[$1]++} {prev = $1}
+			END {for (h in n) if (n[h] > 1) s++; print s + 0}' "$tmp/hf.mpich")
+		if [ "$split" -gt 0 ]; then
+			grep -q "^hetlaunch: note: $split host.* more than one line" "$tmp/err" && ok || bad "$f mpich: no note about $split split hosts: $(cat "$tmp/err")"
+		else
+			[ ! -s "$tmp/err" ] && ok || bad "$f $fmt: wrote to stderr: $(cat "$tmp/err")"
+		fi
+	done
+	# per-rank formats = the plan's hosts in rank order
+	cmp -s "$tmp/hosts" "$tmp/hf.slurm" && ok || bad "$f: slurm file is not the plan's hosts"
+	cmp -s "$tmp/hosts" "$tmp/hf.openmpi-seq" && ok || bad "$f: openmpi-seq file is not the plan's hosts"
+	expand_mpich "$tmp/hf.mpich" | cmp -s "$tmp/hosts" - && ok || bad "$f: mpich file does not expand to the plan's hosts"
+	awk '{print NR - 1}' "$tmp/hosts" >"$tmp/want-ranks"
+	sed 's/^rank \([0-9]*\)=.*/\1/' "$tmp/hf.openmpi" | cmp -s "$tmp/want-ranks" - && ok || bad "$f: rankfile ranks are not 0..n-1 in order"
+	sed 's/^rank [0-9]*=\([^ ]*\) slot=[0-9]*$/\1/' "$tmp/hf.openmpi" | cmp -s "$tmp/hosts" - && ok || bad "$f: rankfile hosts are not the plan's hosts"
+	# grouped list + rankmap: each host once, and line rankmap[k] is rank k's host
+	tr ',' '\n' <"$tmp/hf.mpich-rankmap" | awk -F: 'NR == FNR {h[NR - 1] = $1; n[NR - 1] = $2; next}
+		{print h[$1]; c[$1]++} END {for (i in n) if (c[i] != n[i]) exit 1}' "$tmp/hf.mpich-grouped" - >"$tmp/regrouped" \
+		&& cmp -s "$tmp/hosts" "$tmp/regrouped" && ok || bad "$f: mpich-grouped + mpich-rankmap do not give the plan's hosts"
+	[ "$(cut -d: -f1 "$tmp/hf.mpich-grouped" | sort | uniq -d)" = "" ] && ok || bad "$f: mpich-grouped lists a host twice"
+	rm -f "$tmp"/hf.*
+done
+
+# count > 1: the two processors of node1.example are slots 0 and 1, and every
+# rank of a machine is on its machine's slot (new.0 -> 0, new.1 -> 1).
+"$HETLAUNCH" plan tests/cli/good/count-and-speed.yaml --json | awk '/"ranks": \[/ {on = 1} on && /"machine":/ {sub(/.*"machine": "/, ""); sub(/".*/, ""); print}' >"$tmp/machines"
+"$HETLAUNCH" hostfile tests/cli/good/count-and-speed.yaml --format openmpi | sed 's/.* slot=//' >"$tmp/slots"
+paste -d' ' "$tmp/machines" "$tmp/slots" | sort -u >"$tmp/pairs"
+printf 'new.0 0\nnew.1 1\nold 0\n' | cmp -s - "$tmp/pairs" && ok || bad "count-and-speed: machine/slot pairs: $(tr '\n' ';' <"$tmp/pairs")"
+
+# --baseline cyclic: one rank per machine, in list order
+for f in configs/lhpc-lu.yaml configs/table3-2d.yaml; do
+	base=$(basename "$f" .yaml)
+	for fmt in mpich openmpi; do
+		hf_golden "$f" "$fmt" "tests/cli/golden/$base.cyclic.hostfile.$fmt" --baseline cyclic
+	done
+done
+"$HETLAUNCH" hostfile configs/lhpc-lu.yaml --baseline cyclic --format slurm >"$tmp/out"
+printf 'lhpcb\nlhpcf\nlhpci\n' | cmp -s - "$tmp/out" && ok || bad "lhpc cyclic: want one rank per machine in list order"
+
+# -o: the same bytes as stdout, nothing on stdout, no temporary file left;
+# an existing file is replaced
+mkdir "$tmp/o"
+for fmt in $hf_formats; do
+	"$HETLAUNCH" hostfile configs/lip-lu.yaml --format "$fmt" >"$tmp/stdout.$fmt" 2>/dev/null
+	echo stale >"$tmp/o/hosts"
+	"$HETLAUNCH" hostfile configs/lip-lu.yaml --format "$fmt" -o "$tmp/o/hosts" >"$tmp/out" 2>/dev/null
+	rc=$?
+	if [ $rc -eq 0 ] && [ ! -s "$tmp/out" ] && cmp -s "$tmp/stdout.$fmt" "$tmp/o/hosts" &&
+	   [ "$(ls -A "$tmp/o")" = hosts ]; then ok
+	else bad "hostfile -o ($fmt): exit $rc, or the file differs from stdout, or left: $(ls -A "$tmp/o")"; fi
+done
+# -o into a directory that does not exist: exit 1, the path named, nothing made
+"$HETLAUNCH" hostfile configs/lhpc-lu.yaml -o "$tmp/nodir/hosts" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$tmp/nodir" ] && [ ! -s "$tmp/out" ] && grep -qF "$tmp/nodir/hosts" "$tmp/err"; then ok
+else bad "hostfile -o into a missing directory: exit $rc: $(cat "$tmp/err")"; fi
+# -o onto a directory: exit 1, the directory untouched, no temporary file
+mkdir "$tmp/o/adir"
+"$HETLAUNCH" hostfile configs/lhpc-lu.yaml -o "$tmp/o/adir" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && [ -d "$tmp/o/adir" ] && [ "$(ls -A "$tmp/o" | tr '\n' ' ')" = "adir hosts " ]; then ok
+else bad "hostfile -o onto a directory: exit $rc, left: $(ls -A "$tmp/o")"; fi
+# stdout that cannot be written: exit 1, and no note claims success
+if [ -w /dev/full ]; then
+	"$HETLAUNCH" hostfile configs/lhpc-lu.yaml --format slurm >/dev/full 2>"$tmp/err"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "writing the output" "$tmp/err" && ok || bad "hostfile >/dev/full: exit $rc: $(cat "$tmp/err")"
+fi
+# bad input: exit 2, FILE:LINE:COL, and -o leaves the existing file alone
+echo keep >"$tmp/o/hosts"
+"$HETLAUNCH" hostfile tests/cli/bad/negative.yaml -o "$tmp/o/hosts" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(cat "$tmp/o/hosts")" = keep ] && grep -q "^tests/cli/bad/negative.yaml:[0-9]*:[0-9]*: " "$tmp/err"; then ok
+else bad "hostfile on a bad file: exit $rc: $(cat "$tmp/err")"; fi
+# a host with ':' cannot go into an MPICH host file; the other formats take it
+printf 'machines:\n  - name: a\n    host: "fe80::1"\n    cycle_time: 1\n  - name: b\n    cycle_time: 2\n' >"$tmp/colon.yaml"
+for fmt in mpich mpich-grouped mpich-rankmap; do
+	"$HETLAUNCH" hostfile "$tmp/colon.yaml" --format $fmt >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && grep -qF "$tmp/colon.yaml:2:5: host \"fe80::1\" of machine a has ':'" "$tmp/err"; then ok
+	else bad "hostfile $fmt with host fe80::1: exit $rc: $(cat "$tmp/err")"; fi
+done
+"$HETLAUNCH" hostfile "$tmp/colon.yaml" --format openmpi >"$tmp/out" 2>"$tmp/err" && grep -q "=fe80::1 slot=0" "$tmp/out" && ok || bad "hostfile openmpi with host fe80::1: $(cat "$tmp/err")"
+# usage
+expect_rc 2 "hostfile without FILE" hostfile
+expect_rc 2 "hostfile bad format" hostfile configs/lhpc-lu.yaml --format mpi
+grep -q "unknown format 'mpi' (formats: mpich, " "$tmp/err" && ok || bad "bad format: message lists no formats: $(cat "$tmp/err")"
+[ ! -s "$tmp/out" ] && ok || bad "bad format wrote to stdout"
+expect_rc 2 "hostfile --format without value" hostfile configs/lhpc-lu.yaml --format
+expect_rc 2 "hostfile -o without value" hostfile configs/lhpc-lu.yaml -o
+expect_rc 2 "hostfile -o ''" hostfile configs/lhpc-lu.yaml -o ''
+expect_rc 2 "hostfile bad baseline" hostfile configs/lhpc-lu.yaml --baseline hetero
+expect_rc 2 "hostfile unknown option" hostfile configs/lhpc-lu.yaml --fromat mpich
+expect_rc 2 "hostfile two files" hostfile configs/lhpc-lu.yaml configs/lip-lu.yaml
+expect_rc 0 "hostfile -- FILE" hostfile --format slurm -- configs/lhpc-lu.yaml
+grep -q "hostfile FILE" <("$HETLAUNCH" --help) && ok || bad "--help does not list hostfile"
+
+# simulate (paper 002 s4; tests/e2e/adapt_test.sh has more): the bound below every makespan
+"$HETLAUNCH" simulate configs/lhpc-lu.yaml --json >"$tmp/out" 2>"$tmp/err" && python3 -c '
+import json, sys; d = json.load(open(sys.argv[1]))
+assert all(d[s]["makespan"] >= d["lower_bound"] for s in ("static", "optimized", "dynamic"))' "$tmp/out" \
+	&& ok || bad "simulate --json: $(cat "$tmp/err")"
+expect_rc 2 "simulate on layout 2d" simulate configs/table3-2d.yaml
+expect_rc 2 "simulate unknown option" simulate configs/lhpc-lu.yaml --fast
+# simulate is bounded by its cost, M (M+1)/2 tasks x (min(M, max_procs) + 8)
+# passes <= 2^25 (about 2 s): lhpc-lu with nb 1 simulates n 964, refuses 965
+# at n's line, before anything is simulated (n 20000 grew past 6 GB).
+for c in 964:0 965:2; do
+	sed "s/^n: .*/n: ${c%:*}/; s/^nb: .*/nb: 1/" configs/lhpc-lu.yaml >"$tmp/sim-big.yaml"
+	timeout 60 "$HETLAUNCH" simulate "$tmp/sim-big.yaml" >"$tmp/out" 2>"$tmp/err"; rc=$?
+	if [ $rc = 0 ]; then want=dynamic; else want="sim-big.yaml:16:4: simulate: M = 965"; fi
+	[ $rc = "${c#*:}" ] && grep -qF "$want" "$tmp/out" "$tmp/err" && { [ $rc = 0 ] || [ ! -s "$tmp/out" ]; } \
+		&& ok || bad "simulate n ${c%:*} nb 1: rc $rc, want ${c#*:}: $(cat "$tmp/err")"
+done
+expect_rc 2 "run --adapt without K" run configs/lhpc-lu.yaml --adapt
+
+# layout columns reports paper 000's 2D panel plan (partition.panel_2d): it is
+# layout 2d's own plan for the same machines (same grid, machines, panel
+# counts), its blocks tile the block matrix, C^ = p + q, and its predicted
+# time is the product's model nb [max t H W + beta (sum (H + W) - 2 nb)].
+for f in configs/mmm-fig11.yaml tests/cli/good/columns-toy.yaml tests/cli/good/columns-auto.yaml; do
+	sed -e 's/^layout: columns/layout: 2d/' -e '/^partition:/d' -e '/^select:/d' -e '/^kernel:/d' "$f" >"$tmp/as2d.yaml"
+	"$HETLAUNCH" plan "$f" --json >"$tmp/cols.json" 2>"$tmp/err" &&
+	"$HETLAUNCH" plan "$tmp/as2d.yaml" --json >"$tmp/2d.json" 2>>"$tmp/err" && python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1])); d = json.load(open(sys.argv[2]))
+g = c["partition"]["panel_2d"]; N = c["partition"]["block_side"]; beta = c["partition"]["comm_cost"]
+p, q = d["grid"]["p"], d["grid"]["q"]; Bp, Bq = d["panel"]["Bp"], d["panel"]["Bq"]
+assert g["grid"] == [p, q] and g["panel"] == [Bp, Bq] and g["cost"] == p + q, (g["grid"], p, q)
+cover = [[0] * N for _ in range(N)]
+for b in g["blocks"]:
+    for i in range(b["row"], b["row"] + b["rows"]):
+        for j in range(b["col"], b["col"] + b["cols"]):
+            cover[i][j] += 1
+assert all(v == 1 for row in cover for v in row), "panel_2d blocks do not tile"
+# the 2d plan: virtual process (I, J) is rank I*Bq + J; grid machine of block row k is row_pattern[k % Bp]
+name = {r["rank"]: r["machine"] for r in d["ranks"]}
+own = {}
+for b in g["blocks"]:
+    own[b["machine"]] = own.get(b["machine"], 0) + b["rows"] * b["cols"]
+want = {}
+for k in range(N):
+    for l in range(N):
+        m = name[(k % Bp) * Bq + (l % Bq)]
+        want[m] = want.get(m, 0) + 1
+assert own == want, (own, want)
+t = {m["name"]: m["cycle_time"] for m in c["machines"]}
+load = max(t[b["machine"]] * b["rows"] * b["cols"] for b in g["blocks"])
+hp = sum(b["rows"] + b["cols"] for b in g["blocks"])
+assert abs(load - g["max_load"]) < 1e-9 and hp == g["half_perimeter_blocks"]
+T = N * (load + beta * (hp - 2 * N))
+assert abs(T - g["predicted_time"]) <= 1e-9 * T, (T, g["predicted_time"])' "$tmp/cols.json" "$tmp/2d.json" \
+		&& ok || bad "$f: partition.panel_2d is not layout 2d's plan read as rectangles: $(cat "$tmp/err")"
+done
+
+# A product is order-free (kernels.h): the plans group each machine's
+# processes (vproc_pattern_group), same counts as LU's order; LU keeps 000
+# s3.4's interleaved order.  Table 3: 2D rows 0 1 2 0 1 0 become 0 0 0 1 1 2.
+for k in mm lu; do
+	sed "s/^kernel: .*/kernel: $k/" configs/table3-emulated.yaml >"$tmp/t3-$k.yaml"
+	sed "s/^kernel: .*/kernel: $k/; s/^layout: 1d/layout: 1d\norder: interleaved/" \
+		experiments/configs/table3-1d-emulated.yaml >"$tmp/t3-1d-$k.yaml"
+	[ $k = mm ] && sed -i '/^order:/d' "$tmp/t3-1d-$k.yaml"
+	"$HETLAUNCH" plan "$tmp/t3-$k.yaml" --json >"$tmp/t3-$k.json" 2>"$tmp/err" &&
+	"$HETLAUNCH" plan "$tmp/t3-1d-$k.yaml" --json >"$tmp/t3-1d-$k.json" 2>>"$tmp/err" ||
+		{ bad "plan of Table 3, kernel $k: $(cat "$tmp/err")"; continue; }
+done
+python3 -c '
+import json, sys
+def load(f): return json.load(open(f))
+mm, lu = load(sys.argv[1]), load(sys.argv[2])
+m1, l1 = load(sys.argv[3]), load(sys.argv[4])
+def runs(p): return 1 + sum(a != b for a, b in zip(p, p[1:]))
+assert mm["panel"]["grouped"] and not lu["panel"]["grouped"]
+assert mm["panel"]["row_pattern"] == [0, 0, 0, 1, 1, 2], mm["panel"]["row_pattern"]
+assert sorted(lu["panel"]["row_pattern"]) == mm["panel"]["row_pattern"]
+assert runs(lu["panel"]["row_pattern"]) > 3
+assert m1["pattern_grouped"] and not l1["pattern_grouped"]
+assert sorted(m1["pattern"]) == sorted(l1["pattern"]) and m1["counts"] == l1["counts"]
+assert runs(m1["pattern"]) == len(set(m1["pattern"])), m1["pattern"]
+assert runs(l1["pattern"]) > len(set(l1["pattern"]))
+' "$tmp/t3-mm.json" "$tmp/t3-lu.json" "$tmp/t3-1d-mm.json" "$tmp/t3-1d-lu.json" 2>"$tmp/err" \
+	&& ok || bad "kernel mm: patterns not grouped by machine: $(tail -n 2 "$tmp/err")"
+
+# The 1D slice's order (layout_1d.c choose_order, issue 16).  Table 3's QR
+# on its 100 Mb/s bus at n = 2000: the interleaved slice's I-ring crosses
+# machines at 18 of 19 hops, the grouped one at 9, so order: auto groups it
+# (measured under the virtual clock: 23.80 s against 11.29 s), after the
+# step model's imbalance.  order: interleaved keeps 000 s3.4; without a
+# network to predict, auto keeps it too; order: grouped groups and
+# predicts the LU steps on the grouped slice.
+sed 's/^n: .*/n: 2000/' experiments/configs/table3-1d-emulated.yaml >"$tmp/o-auto.yaml"
+sed 's/^layout: 1d/layout: 1d\norder: interleaved/' "$tmp/o-auto.yaml" >"$tmp/o-int.yaml"
+# (at n = 2400, M = 75: at the file's M = 64 both orders happen to predict the same steps)
+sed 's/^n: .*/n: 2400/' configs/lip-lu.yaml >"$tmp/o-lip.yaml"
+sed 's/^layout: 1d/layout: 1d\norder: grouped/' "$tmp/o-lip.yaml" >"$tmp/o-grp.yaml"
+# the same on a 100 Gb/s network: the bytes no longer weigh, the grouped
+# slice's imbalance does (+3.2%), and auto keeps (restores) 000 s3.4's order
+sed -e 's/bandwidth_mbps: 100$/bandwidth_mbps: 100000/' -e 's/latency_us: 100$/latency_us: 1/' \
+	"$tmp/o-auto.yaml" >"$tmp/o-fast.yaml"
+for o in auto int grp lip fast; do
+	"$HETLAUNCH" plan "$tmp/o-$o.yaml" --json >"$tmp/o-$o.json" 2>"$tmp/err" ||
+		bad "order $o: plan failed: $(cat "$tmp/err")"
+done
+python3 -c '
+import json, sys
+a, i, g, l = (json.load(open(f)) for f in sys.argv[1:5])
+def runs(p): return 1 + sum(x != y for x, y in zip(p, p[1:]))
+o = a["order"]
+assert o["mode"] == "auto" and o["chosen"] == "grouped" and a["pattern_grouped"], o
+assert o["grouped_s"] * (1 + o["grouped_excess"]) < o["interleaved_s"], o
+assert 0 < o["grouped_excess"] < 0.1 and o["interleaved_s"] > 1.5 * o["grouped_s"], o
+assert runs(a["pattern"]) == len(set(a["pattern"])) and a["counts"] == i["counts"]
+assert i["order"]["chosen"] == "interleaved" and i["order"]["interleaved_s"] is None
+assert runs(i["pattern"]) > len(set(i["pattern"]))
+# the LU steps are predicted on the order that runs
+assert abs(a["predicted"]["lu"]["hetero"] / i["predicted"]["lu"]["hetero"] - 1 - o["grouped_excess"]) < 1e-9
+assert l["order"]["chosen"] == "interleaved" and l["order"]["interleaved_s"] is None, l["order"]
+assert g["order"]["chosen"] == "grouped" and runs(g["pattern"]) == len(set(g["pattern"]))
+assert g["counts"] == l["counts"] and g["predicted"]["lu"]["hetero"] != l["predicted"]["lu"]["hetero"]
+f = json.load(open(sys.argv[5]))
+fo = f["order"]
+assert fo["chosen"] == "interleaved" and not f["pattern_grouped"], fo
+assert fo["interleaved_s"] > 0 and fo["grouped_s"] > 0, fo
+assert fo["grouped_s"] * (1 + fo["grouped_excess"]) >= fo["interleaved_s"], fo
+assert f["pattern"] == i["pattern"] and f["predicted"]["lu"] == i["predicted"]["lu"], (f["pattern"], i["pattern"])
+' "$tmp/o-auto.json" "$tmp/o-int.json" "$tmp/o-grp.json" "$tmp/o-lip.json" "$tmp/o-fast.json" 2>"$tmp/err" \
+	&& ok || bad "order: the slice order choice: $(tail -n 2 "$tmp/err")"
+"$HETLAUNCH" plan "$tmp/o-auto.yaml" >"$tmp/o-auto.txt" 2>&1
+grep -q '^  chosen: grouped$' "$tmp/o-auto.txt" && grep -q 'interleaved (000 s3.4) .* s$' "$tmp/o-auto.txt" \
+	&& ok || bad "order: plan text lacks the order choice: $(grep -A4 'Slice order' "$tmp/o-auto.txt")"
+# The plan's predicted seconds (plan.c, issue 16): with emulate: mflops the
+# plan's and the baseline's; the 1d plan's is the seconds of the order it
+# chose; without emulation, null.
+"$HETLAUNCH" plan configs/lhpc-emulated.yaml --json >"$tmp/ps-lhpc.json" 2>"$tmp/err" &&
+"$HETLAUNCH" plan configs/lhpc-lu.yaml --json >"$tmp/ps-real.json" 2>>"$tmp/err" &&
+"$HETLAUNCH" plan configs/mw-e1-emulated.yaml --json >"$tmp/ps-mw.json" 2>>"$tmp/err" &&
+python3 -c '
+import json, sys
+e, r, m = (json.load(open(f)) for f in sys.argv[1:4])
+s, o = e["predicted_seconds"], e["order"]
+assert 0 < s["plan"] < s["baseline"], s
+assert abs(s["plan"] - (o["grouped_s"] if o["chosen"] == "grouped" else o["interleaved_s"])) < 1e-9 * s["plan"], (s, o)
+assert r["predicted_seconds"] is None, r["predicted_seconds"]
+assert m["predicted_seconds"]["plan"] > 0, m["predicted_seconds"]
+' "$tmp/ps-lhpc.json" "$tmp/ps-real.json" "$tmp/ps-mw.json" 2>>"$tmp/err" \
+	&& ok || bad "plan: predicted_seconds: $(tail -n 3 "$tmp/err")"
+"$HETLAUNCH" plan configs/lhpc-emulated.yaml | grep -q '^  this plan [0-9.]* s, the baseline [0-9.]* s: speedup ' \
+	&& ok || bad "plan text: no predicted seconds line"
+# a bad value, and the key on a layout without a slice: exit 2 at the key
+sed 's/^layout: 1d/layout: 1d\norder: sideways/' configs/lip-lu.yaml >"$tmp/o-bad.yaml"
+"$HETLAUNCH" plan "$tmp/o-bad.yaml" >/dev/null 2>"$tmp/err"; rc=$?
+line=$(grep -n '^order:' "$tmp/o-bad.yaml" | cut -d: -f1)
+[ $rc = 2 ] && grep -q "o-bad.yaml:$line:[0-9]*: .*order" "$tmp/err" \
+	&& ok || bad "order: sideways: rc $rc, $(cat "$tmp/err")"
+sed 's/^layout: 2d/layout: 2d\norder: grouped/' configs/table3-emulated.yaml >"$tmp/o-2d.yaml"
+"$HETLAUNCH" plan "$tmp/o-2d.yaml" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc = 2 ] && grep -q "o-2d.yaml:[0-9]*:[0-9]*: .*order" "$tmp/err" \
+	&& ok || bad "order on layout 2d: rc $rc, $(cat "$tmp/err")"
+
+# layout: master-worker plans up to 2^20 block products (r t s); one more
+# is refused at blocks' line (tests/cli/bad/mw-blocks-too-many.yaml).
+for b in "1024, 1024, 1:0" "1025, 1024, 1:2"; do
+	sed "s/^blocks: .*/blocks: [${b%:*}]/" configs/mw-small.yaml >"$tmp/mw-cap.yaml"
+	"$HETLAUNCH" plan "$tmp/mw-cap.yaml" >/dev/null 2>"$tmp/err"; rc=$?
+	[ $rc = "${b#*:}" ] && ok || bad "blocks: [${b%:*}]: rc $rc, want ${b#*:}: $(cat "$tmp/err")"
+done
+
+# --- calibrate --from and -o: the report is input, -o is the user's file -------
+# Only the cycle times change in the written list (a golden file); a report's
+# numbers out of range are refused at the report and field, writing nothing.
+mkdir -p "$tmp/calrun"
+cal_report() {  # COMPUTE_OF_fast N
+	printf '{"layout": "1d", "kernel": "lu", "results": [{"n": %s}], "ranks": [{"machine": "fast", "compute": %s}, {"machine": "slow", "compute": 2.0}, {"machine": "pair.0", "compute": 3.0}, {"machine": "pair.1", "compute": 3.5}]}\n' "$2" "$1" >"$tmp/calrun/report.json"
+}
+CAL=tests/data/calibrate-commented.yaml
+cal_report 1.0 64
+"$HETLAUNCH" calibrate --from "$tmp/calrun" "$CAL" -o "$tmp/cal.yaml" --quiet >/dev/null 2>"$tmp/err"
+check "calibrate -o keeps comments, order, max_procs and emulate: true; only the cycle times change" \
+	cmp -s "$tmp/cal.yaml" tests/cli/golden/calibrate-commented.yaml
+if mknod "$tmp/null" c 1 3 2>/dev/null; then
+	"$HETLAUNCH" calibrate --from "$tmp/calrun" "$CAL" -o "$tmp/null" --quiet >/dev/null 2>"$tmp/err"
+	rc=$?
+	check "calibrate -o a device node (/dev/null's): exit 0, still the device" test $rc -eq 0 -a -c "$tmp/null"
+else
+	echo "SKIP: mknod not permitted here: calibrate -o a device node"
+fi
+for case in "1e308 64 ranks[0].compute" "nan 64 ranks[0].compute" \
+            "1.0 100000000 results[0].n" "1.0 10000000 results[0].n"; do
+	read -r c n field <<<"$case"
+	cal_report "$c" "$n"
+	rm -f "$tmp/cal2.yaml"
+	timeout 20 "$HETLAUNCH" calibrate --from "$tmp/calrun" "$CAL" -o "$tmp/cal2.yaml" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -e "$tmp/cal2.yaml" ] && grep -qF "$tmp/calrun/report.json: $field = " "$tmp/err"
+	then ok
+	else bad "calibrate --from a report with compute $c, n $n: exit $rc, want 2 at $field: $(head -2 "$tmp/err")"; fi
+done
+# --- the schema (launcher/config/keys.c) --------------------------------------------
+# The files generated from it are up to date (scripts/gen-keys rewrites them).
+"$HETLAUNCH" keys --format dict >"$tmp/dict"
+check "keys.dict is \`hetlaunch keys --format dict\` (scripts/gen-keys)" \
+	cmp -s "$tmp/dict" tests/fuzz/keys.dict
+"$HETLAUNCH" keys --format man >"$tmp/man"
+sed -n '/^\.\\" BEGIN KEYS$/,/^\.\\" END KEYS$/p' man/hetlaunch.1 | sed '1d;$d' >"$tmp/man.1"
+check "man/hetlaunch.1's key list is \`hetlaunch keys --format man\` (scripts/gen-keys)" \
+	cmp -s "$tmp/man" "$tmp/man.1"
+sed -n '/^\.\\" BEGIN KEYS$/,/^\.\\" END KEYS$/p' man/hetlaunch.yaml.5 | sed '1d;$d' >"$tmp/man.5"
+check "man/hetlaunch.yaml.5's key list is \`hetlaunch keys --format man\` (scripts/gen-keys)" \
+	cmp -s "$tmp/man" "$tmp/man.5"
+"$HETLAUNCH" keys --format md >"$tmp/md"
+sed -n '/^<!-- BEGIN KEYS -->$/,/^<!-- END KEYS -->$/p' doc/format.md | sed '1d;$d' >"$tmp/format.md"
+check "doc/format.md's key table is \`hetlaunch keys --format md\` (scripts/gen-keys)" \
+	cmp -s "$tmp/md" "$tmp/format.md"
+expect_rc 2 "keys bad format" keys --format yaml
+# Each key once per place (a top-level key is common or a layout's, never both).
+"$HETLAUNCH" keys --format md | awk -F' [|] ' 'NR > 3 { print $2, $1 }' | sort | uniq -d >"$tmp/dups"
+check "every key once per place in the schema" test ! -s "$tmp/dups"
+# The table's ranges and enums are what the loaders refuse with: one file
+# per key with its value out of range (or not one of its values).
+keyfile() {  # keyfile WHERE LAYOUT KEY VALUE
+	local m="machines: [{name: a, cycle_time: 1}, {name: b, cycle_time: 2}]"
+	case $1 in
+	"top level") printf 'layout: %s\n%s\n%s: %s\n' "$2" "$m" "$3" "$4" ;;
+	"machines: entry") printf 'layout: %s\nblocks: [2, 2, 2]\nmachines:\n  - name: a\n    cycle_time: 1\n    %s: %s\n  - {name: b, cycle_time: 2}\n' "$2" "$3" "$4" ;;
+	"emulate:") printf 'layout: %s\n%s\nemulate: {%s: %s}\n' "$2" "$m" "$3" "$4" ;;
+	esac >"$tmp/key.yaml"
+}
+"$HETLAUNCH" keys --format md | tail -n +4 | sed 's/ \\| /\//g' |
+while IFS='|' read -r _ key where value scope _; do
+	key=$(echo $key | tr -d '`'); where=$(echo $where); value=$(echo $value); scope=$(echo $scope)
+	layout=1d; case $scope in "layout "*) layout=${scope#layout }; layout=${layout%% *} ;; esac
+	case $value in
+	"integer "*..*[0-9])
+		lo=${value#integer }; lo=${lo%..*}; hi=${value##*..}
+		keyfile "$where" "$layout" "$key" $((hi + 1))
+		want="$key: $((hi + 1)) is out of range [$lo, $hi]" ;;
+	*/*)
+		case $key in layout|kernel|emulate|cpu_time) continue ;; esac
+		keyfile "$where" "$layout" "$key" zzz
+		want="$key: expected one of $(echo "$value" | sed 's/\//, /g'), got \"zzz\"" ;;
+	*) continue ;;
+	esac
+	[ "$where" = "emulate:" ] && want="emulate: $want"
+	"$HETLAUNCH" plan "$tmp/key.yaml" >/dev/null 2>"$tmp/err"
+	grep -qF -- "$want" "$tmp/err" && echo ok || echo "bad $key ($where): want '$want', got: $(cat "$tmp/err")"
+done >"$tmp/schema"
+n=$(grep -c '^ok$' "$tmp/schema")
+check "the schema's ranges and values are the loaders' ($n keys)" \
+	sh -c "! grep -v '^ok$' '$tmp/schema' && [ $n -ge 20 ]"
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,312 @@
+#!/usr/bin/env bash
+# vclock_test.sh -- end-to-end tests of emulate: {clock: virtual} (issue 16),
+# with real MPICH, the real preload and stock ScaLAPACK:
+#   * a ping-pong, a ring, siblings sharing a machine and collectives
+#     across machines, whose virtual times are known in closed form
+#     (tests/e2e/mpi/vclock.c), on a switch and on a bus;
+#   * MPI_Wtime and clock_gettime read the same virtual clock;
+#   * the MPI patterns BLACS uses give bit-identical results under it;
+#   * wildcard receives take the message that arrives first in virtual time;
+#   * determinism: an emulated lhpc LU (hl-driver) three times, once beside a
+#     CPU hog, within 0.5% (bit-identical when nothing escaped the order);
+#   * the same LU under the real-time clock, within 5%;
+#   * bad values of clock: exit 2 at line:col;
+#   * a job whose ranks did not load the runtime fails (exit 1).
+# Run from the repository root.
+set -u
+HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
+OBJ=${OBJ:-build/release}
+VCLOCK=$PWD/$OBJ/tests/e2e/mpi/vclock
+PATTERNS=$PWD/$OBJ/tests/e2e/mpi/patterns
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d /tmp/hetlaunch-vclock-test.XXXXXX)
+hog=""
+trap '[ -n "$hog" ] && kill $hog 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# within A B REL: |A - B| <= REL * |B|
+within() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; if (b < 0) b = -b; exit !(d <= r * b) }'; }
+
+# exec_yaml NAME MACHINES(name:cycle,...) B EMULATE ARGS...
+exec_yaml() {
+	local name=$1 machines=$2 B=$3 emu=$4; shift 4
+	{
+		echo "name: $name"
+		echo "machines:"
+		for m in ${machines//,/ }; do echo "  - {name: ${m%%:*}, cycle_time: ${m#*:}}"; done
+		echo "B: $B"
+		echo "n: 64"
+		echo "nb: 16"
+		echo "kernel: exec"
+		echo "program: $VCLOCK"
+		echo "args: [$(IFS=,; echo "$*")]"
+		echo "emulate: $emu"
+		echo "timeout: 120"
+	} >"$tmp/$name.yaml"
+}
+
+# vtime RUNDIR [RANK]: the largest time printed (or that rank's)
+vtime() {
+	awk -v r="${2:-}" '$1 == "vclock" {
+		split($3, a, "="); split($4, t, "=");
+		if (r == "" ? t[2] > m : a[2] == r) m = t[2] } END { print m + 0 }' "$1/log.txt"
+}
+
+run() {  # NAME [hetlaunch options]: into $tmp/run-NAME
+	local name=$1; shift
+	run_to "$name" "$name" "$@"
+}
+run_to() {  # NAME OUT [hetlaunch options]: into $tmp/run-OUT
+	local name=$1 out=$2; shift 2
+	"$HETLAUNCH" run "$tmp/$name.yaml" --quiet --out "$tmp/run-$out" "$@" 2>"$tmp/$name.err"
+}
+
+# --- 1. closed forms ---------------------------------------------------------
+# ping-pong: 10 round trips of 125000 bytes at 100 Mb/s (10 ms) + 100 us:
+# 2 x 10 x 10.1 ms = 0.202 s.  cpu_time: false, so that nothing but the
+# messages moves the clocks: the loop's own CPU time (larger under the
+# sanitizers) is not charged, and MPI_Wtime and clock_gettime must agree
+# to the nanosecond, whatever the build.
+EMU="{mflops: 4000, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: virtual, cpu_time: false}"
+exec_yaml pp "a:1,b:1" 2 "$EMU" pingpong 125000 10
+if run pp; then
+	t0=$(vtime "$tmp/run-pp" 0); t1=$(vtime "$tmp/run-pp" 1)
+	if within "$t0" 0.202 0.005 && within "$t1" 0.202 0.005; then
+		ok "ping-pong: $t0 s and $t1 s, closed form 0.202 s"
+	else
+		bad "ping-pong: $t0 s and $t1 s, closed form 0.202 s"
+	fi
+	m0=$(awk '$1 == "vclock" && $3 == "rank=0" { split($5, m, "="); print m[2] }' "$tmp/run-pp/log.txt")
+	if within "$m0" "$t0" 0.000001; then
+		ok "clock_gettime(CLOCK_MONOTONIC) reads the virtual clock ($m0 s, MPI_Wtime $t0 s)"
+	else
+		bad "clock_gettime gave $m0 s, MPI_Wtime $t0 s"
+	fi
+	python3 - "$tmp/run-pp/report.json" <<'PY' && ok "report: emulation.clock virtual, no unstamped message" || bad "report: emulation clock/unstamped"
+import json, sys
+e = json.load(open(sys.argv[1]))["emulation"]
+sys.exit(0 if e["clock"] == "virtual" and e["unstamped"] == 0 else 1)
+PY
+else
+	bad "ping-pong: exit $?"; cat "$tmp/pp.err"
+fi
+
+# Two pairs ping-pong at once, on four machines: on a switch each pair
+# has its ports (2 K w = 0.2 s), on a bus (latency 0) the four messages
+# of a round share it and the last pair ends at 4 K w = 0.4 s.
+for net in switch bus; do
+	exec_yaml "pp4$net" "a:1,b:1,c:1,d:1" 4 \
+		"{mflops: 4000, cycle_time: 1, bandwidth_mbps: 100, network: $net, clock: virtual}" \
+		pingpong 125000 10
+	want=0.2; [ $net = bus ] && want=0.4
+	if run "pp4$net" --baseline cyclic; then
+		t=$(vtime "$tmp/run-pp4$net")
+		if within "$t" $want 0.005; then
+			ok "two ping-pongs on a $net: $t s, closed form $want s"
+		else
+			bad "two ping-pongs on a $net: $t s, closed form $want s"
+		fi
+	else
+		bad "two ping-pongs on a $net: exit"; cat "$tmp/pp4$net.err"
+	fi
+done
+
+# ring: 3 machines at 4000, 2000, 1000 Mflop/s, DGEMM of order 100 (2e6
+# flops: 0.5, 1, 2 ms), 125000 bytes at 100 Mb/s (10 ms), 100 us: the
+# slowest machine paces it, 20 x (2 + 10) ms = 0.240 s on its rank.
+exec_yaml ring "f:1,m:2,s:4" 3 "$EMU" ring 125000 20 100
+if run ring --baseline cyclic; then
+	slow=$(awk '$1 == "hetlaunch-rank-machine" {print}' "$tmp/run-ring/log.txt" >/dev/null; \
+		python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['ranks']; print([x['rank'] for x in r if x['machine']=='s'][0])" "$tmp/run-ring/report.json")
+	t=$(vtime "$tmp/run-ring" "$slow")
+	if within "$t" 0.240 0.005; then
+		ok "ring: the slow machine's rank $slow took $t s, closed form 0.240 s"
+	else
+		bad "ring: the slow machine's rank $slow took $t s, closed form 0.240 s"
+	fi
+else
+	bad "ring: exit"; cat "$tmp/ring.err"
+fi
+
+# share: 2 machines of 1000 Mflop/s, B = 4 (two ranks on each), 10
+# DGEMMs of order 100 (2 ms) per rank: a machine does 2 x 10 x 2 ms = 40 ms.
+# cpu_time: false: only the DGEMMs are charged, not the start-up around them.
+exec_yaml share "a:1,b:1" 4 "{mflops: 1000, cycle_time: 1, clock: virtual, cpu_time: false}" share 10 100
+if run share; then
+	# from the first start to the last end (which sibling goes first
+	# is decided by the clocks and ranks: vorder.c)
+	t=$(awk '$1 == "vclock" { split($6, s, "="); split($7, e, "=");
+		if (lo == "" || s[2] < lo) lo = s[2]; if (e[2] > hi) hi = e[2] }
+		END { print hi - lo }' "$tmp/run-share/log.txt")
+	if within "$t" 0.040 0.01; then
+		ok "two siblings share their machine: $t s, closed form 0.040 s"
+	else
+		bad "two siblings share their machine: $t s, closed form 0.040 s"
+	fi
+else
+	bad "share: exit"; cat "$tmp/share.err"
+fi
+
+# collectives cross the network once per other machine: 2 machines of
+# 2 ranks each, interleaved (ranks 0, 2 on a; 1, 3 on b), on a 100 Mb/s
+# bus.  10 broadcasts of 125000 bytes (10 ms) from rank 0: one transfer
+# each (0 -> 1, then 1 -> 3 inside b), 10 x 10 ms + 100 us = 0.1001 s; a
+# tree over the ranks alone crossed twice (0 -> 1 and 2 -> 3): 0.2 s.
+# 10 Allreduces of the same size: to a and back, 10 x 2 x 10.1 ms = 0.202 s
+# (twice as much over the ranks alone).
+EMUBUS="{mflops: 4000, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, network: bus, clock: virtual, cpu_time: false}"
+for coll in bcast:0.1001 allreduce:0.202; do
+	exec_yaml "${coll%%:*}" "a:1,b:1" 4 "$EMUBUS" "${coll%%:*}" 125000 10
+	if run "${coll%%:*}"; then
+		t=$(vtime "$tmp/run-${coll%%:*}")
+		if within "$t" "${coll#*:}" 0.01; then
+			ok "${coll%%:*} on 2 machines x 2 ranks, bus: $t s, closed form ${coll#*:} s"
+		else
+			bad "${coll%%:*} on 2 machines x 2 ranks, bus: $t s, closed form ${coll#*:} s"
+		fi
+	else
+		bad "${coll%%:*}: exit"; cat "$tmp/${coll%%:*}.err"
+	fi
+done
+
+# wildcard receives in virtual order (issue 14, vorder.c): rank 1 sends
+# after a DGEMM of order 200 (16 ms at 1000 Mflop/s), rank 2 after one of
+# order 50 and 300 ms of real sleep (not charged): rank 0's two
+# MPI_ANY_SOURCE receives take rank 2's message first, which arrives first
+# in virtual time though last in real time.  With the ordering off
+# (HETLAUNCH_VORDER=0) MPI's real order shows: rank 1 first.
+exec_yaml wild "a:1,b:1,c:1" 3 "{mflops: 1000, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: virtual, cpu_time: false}" wildcard 200
+wild_order() { awk '$1 == "vclock-wildcard" { print $2, $3 }' "$tmp/run-$1/log.txt"; }
+run wild
+if [ "$(wild_order wild)" = "first=2 second=1" ]; then
+	ok "wildcard receives in virtual order: $(wild_order wild) (the later in real time, earlier in virtual time, first)"
+else
+	bad "wildcard receives: '$(wild_order wild)', want first=2 second=1"; cat "$tmp/wild.err"
+fi
+HETLAUNCH_VORDER=0 run_to wild wild-off
+if [ "$(wild_order wild-off)" = "first=1 second=2" ]; then
+	ok "the wildcard test can fail: with the ordering off, real order: $(wild_order wild-off)"
+else
+	bad "wildcard with the ordering off: '$(wild_order wild-off)', want first=1 second=2"
+fi
+
+# --- 2. patterns: bit-identical under the virtual clock -----------------------
+mkdir -p "$tmp/plain" "$tmp/virt"
+timeout 120 mpiexec.hydra -n 4 "$PATTERNS" "$tmp/plain" >/dev/null 2>&1
+patterns_yaml "$PATTERNS" "$tmp/virt" \
+	"{mflops: 1000, cycle_time: 1, latency_us: 50, bandwidth_mbps: 1000, clock: virtual}"
+run patterns
+rc=$?
+n=$(cat "$tmp/plain"/rank-*.txt 2>/dev/null | wc -l)
+if [ $rc -eq 0 ] && [ "$n" -gt 0 ] && diff -r "$tmp/plain" "$tmp/virt" >/dev/null; then
+	ok "patterns under the virtual clock (4 ranks on 2 machines): $n lines bit-identical"
+else
+	bad "patterns under the virtual clock: exit $rc"; cat "$tmp/patterns.err"
+	diff -r "$tmp/plain" "$tmp/virt" | head -5
+fi
+
+# --- 3. the lhpc LU (hl-driver): determinism, and both clocks ---------------
+lu_yaml() {  # NAME N EMULATE-EXTRA
+	cat >"$tmp/$1.yaml" <<YAML
+name: $1
+machines:
+  - {name: lhpcb, cycle_time: 100}
+  - {name: lhpcf, cycle_time: 143}
+  - {name: lhpci, cycle_time: 353}
+layout: 1d
+B: 9
+kernel: lu
+n: $2
+nb: 32
+emulate: {mflops: 300, cycle_time: 100, latency_us: 60, bandwidth_mbps: 200$3}
+timeout: 300
+YAML
+}
+lu_time() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][0]['time'])" "$1/report.json"; }
+N=${VCLOCK_N:-800}
+lu_yaml luv "$N" ", clock: virtual, cpu_time: false"
+if run luv && run_to luv luv2; then
+	(while :; do :; done) &
+	hog=$!
+	run_to luv luv3
+	kill "$hog"; hog=""
+	a=$(lu_time "$tmp/run-luv"); b=$(lu_time "$tmp/run-luv2"); c=$(lu_time "$tmp/run-luv3")
+	spread=$(python3 -c "import sys; v=[float(x) for x in sys.argv[1:]]; print('%.4f' % ((max(v)-min(v))/min(v)))" "$a" "$b" "$c")
+	# Bookings in virtual-time order (vorder.c) make the runs
+	# bit-identical (measured: 0.820995 s every time, at load 10 to 30 on
+	# this 2-core machine, beside the hog too).  0.5% leaves room for a
+	# booking the real-time escape let through out of order on a machine
+	# loaded beyond that (counted in emulation.out_of_order, printed here);
+	# it was 5.3% on CI before the ordering, 1% is the issue's target.
+	ooo=$(for d in luv luv2 luv3; do python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['emulation']['out_of_order'])" "$tmp/run-$d/report.json"; done | paste -sd,)
+	if awk -v s="$spread" 'BEGIN { exit !(s <= 0.005) }'; then
+		ok "lhpc LU n=$N, virtual clock, cpu_time: false: $a, $b, $c s (the last beside a CPU hog): spread $spread, out of order $ooo"
+	else
+		bad "lhpc LU n=$N virtual: $a, $b, $c s: spread $spread above 0.5% (out of order $ooo)"
+	fi
+else
+	bad "lhpc LU under the virtual clock: exit"; cat "$tmp/luv.err"
+fi
+
+# The same LU under the real clock.  The real clock can only add time
+# (wake-ups late on a loaded computer); within 5% is checked where this
+# computer is quiet enough for the real-time run to be the emulated
+# cluster's (load below 1.5 and no overruns), otherwise reported.
+lu_yaml lur "$N" ", cpu_time: false"
+load=$(cut -d' ' -f1 /proc/loadavg)
+if run lur; then
+	r=$(lu_time "$tmp/run-lur")
+	over=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['emulation']['overrun_fraction'])" "$tmp/run-lur/report.json")
+	ratio=$(python3 -c "import sys; print('%.3f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$r" "$a")
+	if awk -v l="$load" -v o="$over" 'BEGIN { exit !(l < 1.5 && o < 0.001) }'; then
+		if within "$a" "$r" 0.05; then
+			ok "lhpc LU n=$N: virtual $a s, real-time $r s (ratio $ratio)"
+		else
+			bad "lhpc LU n=$N: virtual $a s, real-time $r s (ratio $ratio), not within 5%"
+		fi
+	elif awk -v a="$a" -v r="$r" 'BEGIN { exit !(a <= r * 1.05) }'; then
+		ok "lhpc LU n=$N: virtual $a s, real-time $r s (ratio $ratio; load $load, overruns $over: not compared within 5%)"
+	else
+		bad "lhpc LU n=$N: virtual $a s slower than real-time $r s"
+	fi
+else
+	bad "lhpc LU under the real clock: exit"; cat "$tmp/lur.err"
+fi
+
+# The default keeps INTERFACE.md's promise ("the same times whatever else
+# this computer is doing"): without cpu_time:, a virtual-clock LU charges
+# the flop models only (report: cpu_time false), and gives the same time
+# alone and beside two CPU hogs.  With cpu_time: true (the old default) the
+# lhpc LU n = 1800 moved by 1-3% (measured 8.86-9.06 s over six runs).
+# kernel: exec keeps cpu_time: true (the ping-pong above).
+lu_yaml lud 320 ", clock: virtual"
+if run lud && { yes >/dev/null & h1=$!; yes >/dev/null & h2=$!; hog="$h1 $h2"; run_to lud lud2; }; then
+	kill $hog; hog=""
+	a=$(lu_time "$tmp/run-lud"); b=$(lu_time "$tmp/run-lud2")
+	c=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['emulation']['cpu_time'])" "$tmp/run-lud/report.json")
+	e=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['emulation']['cpu_time'])" "$tmp/run-pp4switch/report.json")
+	if [ "$c $e" = "False True" ] && within "$a" "$b" 0.005; then
+		ok "virtual clock by default: cpu_time $c (exec: $e), LU n=320 $a s alone, $b s beside two hogs"
+	else
+		bad "virtual clock by default: cpu_time $c (exec: $e), LU n=320 $a s alone, $b s beside two hogs"
+	fi
+else
+	[ -n "$hog" ] && kill $hog; hog=""
+	bad "LU under the virtual clock, default cpu_time: exit"; cat "$tmp/lud.err"
+fi
+
+# A job whose ranks did not load the runtime (here: a preload the loader
+# refuses, as when lib/hetlaunch/libhetlaunch-rt.so is rebuilt under a running job) ran
+# unemulated: exit 1 and said, not a PASSED run with this computer's times.
+: >"$tmp/empty.so"
+lu_yaml lunp 320 ", clock: virtual, cpu_time: false"
+HETLAUNCH_PRELOAD="$tmp/empty.so" "$HETLAUNCH" run "$tmp/lunp.yaml" --quiet --out "$tmp/run-lunp" \
+	2>"$tmp/lunp.err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "0 of 9 ranks attached" "$tmp/lunp.err"; then
+	ok "no rank attached to the runtime: exit 1, said"
+else
+	bad "no rank attached to the runtime: exit $rc"; tail -3 "$tmp/lunp.err"
+fi
+
+echo "vclock_test: $pass passed, $fail failed"
+[ $fail -eq 0 ]
