@@ -215,7 +215,7 @@ $(HL_RING): launcher/programs/ring.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas -lm
-# hl-driver (issue 10): stock ScaLAPACK (scalapack-mpich), the shared MPI
+# hl-driver: stock ScaLAPACK (scalapack-mpich), the shared MPI
 # helper launcher/programs/hlmpi.c, and vproc/dense/'s array sizes.  Like the
 # probe it runs under the LD_PRELOAD runtime, so never with sanitizers
 # (SO_CFLAGS, and the .so's unsanitized object of vproc/dense/memory.c).
@@ -403,7 +403,7 @@ clean:
 -include $(SO_OBJ:.o=.d) $(VPROC_OBJ:.o=.d) $(LAUNCHER_OBJ:.o=.d) $(TEST_SRC:tests/%.c=$(OBJ)/tests/%.d) \
          $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%.d)
 
-# --- experiments/ (issue 6): the papers' tables and figures ----------------
+# --- experiments/: the papers' tables and figures ----------------
 # `make experiments` builds repro, which experiments/run drives;
 # `make experiments-check` regenerates every id in quick mode (about 2
 # minutes: the timing ids run emulated compares) and fails on a
@@ -431,7 +431,7 @@ experiments-check:
 
 -include $(EXP_SRC:%.c=$(OBJ)/%.d)
 
-# --- fuzz (issue 11): libFuzzer over the loader and the planner ------------
+# --- fuzz: libFuzzer over the loader and the planner ------------
 # clang (Debian's clang-14 and libclang-rt-14-dev), ASan + UBSan, leaks on.
 # `make fuzz FUZZ_SECONDS=N` runs N seconds from the seeds (configs/,
 # tests/cli/good/, tests/cli/bad/) with the keys' dictionary and fails on any

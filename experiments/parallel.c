@@ -2,7 +2,7 @@
  * parallel.c -- experiments/: independent samples over worker processes
  * (harness.h, ex_parallel).
  *
- * Issue 16: `experiments/run --quick --check` must finish in 3 minutes on
+ * `experiments/run --quick --check` must finish in 3 minutes on
  * CI's 2-core machine, and 000 Figs 12-14's random-grid study alone took
  * 17 s of one core.  Its samples are independent, so they are spread over
  * processes (not threads: the reference LAPACK the heuristics call is not

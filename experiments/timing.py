@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""experiments/timing.py -- the timing ids of experiments/run (issue 6).
+"""experiments/timing.py -- the timing ids of experiments/run.
 
     timing.py ID --mode quick|full --ids DIR --runs DIR --hetlaunch PATH
 
@@ -72,7 +72,7 @@ FIG002 = {
 # 000 s5.2 (Figs 16-18): MM (PDGEMM) and QR (PDGEQRF) on the nine
 # processors of Table 3, 100 Mb/s shared Ethernet, run by hetlaunch's
 # driver (any size) under the virtual clock with the flop models only
-# (issue 16: `emulate: {clock: virtual, cpu_time: false}`, times that do
+# (`emulate: {clock: virtual, cpu_time: false}`, times that do
 # not depend on this computer's load, so one run per point).  The paper's
 # text: the speedup nears 2.01 "for large matrices"; n = 4000 at most,
 # where the bus no longer dominates.  The 1D plan needs M = n/32 column
@@ -93,10 +93,10 @@ if T3_NETWORK not in T3_CONFIGS:
 T3_2D, T3_1D = T3_CONFIGS[T3_NETWORK]
 T3_EMULATE = {"clock": "virtual", "cpu_time": "false"}
 
-# 002 Figs 6-9 run the stock testers under the virtual clock too (issue 16:
+# 002 Figs 6-9 run the stock testers under the virtual clock too:
 # the real clock's waits are real, so a point varied by 20-25% with this
 # computer's load and had to be run twice; the virtual clock does not sleep
-# and charges the flop models only).  The stock testers' non-BLAS work
+# and charges the flop models only.  The stock testers' non-BLAS work
 # (pivot search, row swaps, generation) is then not charged: the criterion
 # is about the distribution's balance, which the BLAS carry.
 # EXP_CLOCK=real runs them under the real clock as before (reported the same
@@ -152,7 +152,7 @@ class Ctx:
 # ---- small helpers ------------------------------------------------------------
 
 def quick_host_speed():
-    """Quick mode, virtual clock (issue 16, CI's time): HETLAUNCH_HOST_MFLOPS
+    """Quick mode, virtual clock (CI's time): HETLAUNCH_HOST_MFLOPS
     fixed (unless given), so that hetlaunch does not measure this computer's
     speed (0.3 s of DGEMM per invocation).  These ids' configs give every
     machine's speed in Mflop/s and run with `cpu_time: false`, so the host's
@@ -234,7 +234,7 @@ def sized_config(src, dst_dir, n, kernel=None, emulate=None, stock=None):
             f"  {k}: {v}\n" for k, v in emulate.items()), 1)
     if stock if stock is not None else not emulate:
         # These ids time Debian's stock testers (their write-ups say so);
-        # the driver became the default for lu, qr and mm with issue 10.
+        # the driver became the default for lu, qr and mm when the driver was added.
         text += "tester: stock\n"
     os.makedirs(dst_dir, exist_ok=True)
     path = os.path.join(dst_dir, "config.yaml")
@@ -542,7 +542,7 @@ def fig002(ctx):
         f" ({' '.join(plan['pattern'])}), nb = 32; times are the"
         f" tester's own (its flop count over its Mflop/s), "
         + ("under the virtual clock with the flop models only (`emulate: {clock: virtual,"
-           " cpu_time: false}`, issue 16: the BLAS at the machines' speeds; the testers' other"
+           " cpu_time: false}`: the BLAS at the machines' speeds; the testers' other"
            " work, pivot search, row swaps, is not charged). " if ctx.emulate002 else
            "under the real clock (EXP_CLOCK=real). ") +
         f"{reps_text(ctx)}"
@@ -648,7 +648,7 @@ def point_000(ctx, pairs, reps, d):
 
 
 def seconds_ratio(rep):
-    """measured / predicted seconds of a run (issue 16: LU and MM have a
+    """measured / predicted seconds of a run (LU and MM have a
     seconds model, vproc/dense/), or None."""
     return (rep.get("predicted") or {}).get("measured_over_predicted")
 
@@ -706,7 +706,7 @@ T3_NOTE = (
     " cyclic cost over panel cost); for 1D, t_cyclic(2D) / t_1D over the 1D plan's own"
     " prediction (step-by-step, against 1 x 9 cyclic, whose steady-state cost equals 3 x 3's)."
     "  Sizes: the paper's text says the speedup nears 2.01 only for large matrices: on a"
-    " 100 Mb/s network the bytes (n^2) dominate the flops (n^3) at small n.  Until issue 16 these"
+    " 100 Mb/s network the bytes (n^2) dominate the flops (n^3) at small n.  Before the virtual clock these"
     " ids ran the stock testers under the real-time clock, capped at n = 861 (mm) and 1268"
     " (qr), where 2D cyclic was the fastest.")
 

@@ -1,5 +1,5 @@
 /*
- * vclock.c -- calendars of virtual busy time (issue 16; see vclock.h).
+ * vclock.c -- calendars of virtual busy time (see vclock.h).
  * Pure: no I/O, no clocks of its own.
  */
 #include <math.h>

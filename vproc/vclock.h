@@ -1,5 +1,5 @@
 /*
- * vclock.h -- the arithmetic of the virtual clock (issue 16): an emulated
+ * vclock.h -- the arithmetic of the virtual clock: an emulated
  * run in which every rank keeps its own clock, advanced by the compute it
  * is charged and by the messages it receives, so that nothing sleeps and a
  * run's times do not depend on what else this computer does.
@@ -10,8 +10,8 @@
  * It is a sorted array of disjoint busy intervals [start, end) in ns.
  * A booking fills the earliest free time at or after its own clock, so a
  * booking that comes late still finds the gaps the others left.  The
- * runtime makes bookings come in virtual-time order (vproc_order_* below,
- * issues 16 and 14), which decides the share-out of overlapping demands;
+ * runtime makes bookings come in virtual-time order (vproc_order_* below),
+ * which decides the share-out of overlapping demands;
  * out of order (its real-time escape), only that share-out changes, not
  * the total busy time.
  *
@@ -128,7 +128,7 @@ int vproc_pattern_matches(const vproc_pattern *q, const vproc_pending *p);
  * while a pattern has none, or with no pattern.  A message matching two
  * patterns counts for both: the result may come out early, never late (a
  * bound too low only holds the others back; one too high would break the
- * order).  Issue 16: the earliest over all the patterns made a Waitall
+ * order).  The earliest over all the patterns made a Waitall
  * with two of its three messages pending look awake at its clock, and
  * hl-mmm's runs escaped the order 50-400 times each.
  */
@@ -156,7 +156,7 @@ int vproc_order_past(const vproc_order_rank *ranks, int r, vproc_event g, vproc_
 /* The rank whose next move can raise r's bound: r itself while it runs or
  * while its own clock or a pending message bounds it; the horizon's rank
  * when the horizon does.  A rank waiting for r to be past an event sleeps
- * until that rank moves (issue 16: woken, not polling). */
+ * until that rank moves (woken, not polling). */
 int vproc_order_blocker(const vproc_order_rank *ranks, int n, int r, vproc_event g);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * vorder.c -- the bounds of booking in virtual-time order (issues 16 and
- * 14; see vclock.h and the runtime's vproc/runtime/core/vorder.c).  Pure: the
+ * vorder.c -- the bounds of booking in virtual-time order (see
+ * vclock.h and the runtime's vproc/runtime/core/vorder.c).  Pure: the
  * runtime takes a snapshot of every rank's state and asks these.
  */
 #include "vclock.h"

@@ -338,7 +338,7 @@ vproc_status vproc_slice_quota(size_t p, const double *t, const size_t *quota, s
                                size_t *pattern);
 
 /* ------------------------------------------------------------------------
- * emulate.c -- the arithmetic of the emulated cluster (issue 5).  Times are
+ * emulate.c -- the arithmetic of the emulated cluster.  Times are
  * integer nanoseconds on one clock (CLOCK_MONOTONIC in the runtime), so that
  * the shared state can be updated with one compare-and-swap.
  * ------------------------------------------------------------------------ */
@@ -378,7 +378,7 @@ unsigned long long vproc_emu_send(unsigned long long port_free, unsigned long lo
                                   unsigned long long bytes, unsigned long long *free_out);
 
 /*
- * The emulated speeds (issue 5, "absolute speed"): machine i runs at
+ * The emulated speeds ("absolute speed"): machine i runs at
  * K / t_i Mflop/s.  With mflops_ref > 0, a machine of cycle time t_ref runs
  * at mflops_ref (K = mflops_ref t_ref).  Otherwise K is the largest value
  * with which the whole cluster asks at most half of this computer
@@ -395,7 +395,7 @@ vproc_status vproc_emu_speeds(size_t p, const double *t, double host_mflops, uns
 
 /* ------------------------------------------------------------------------
  * wait_step.c -- cooperative waiting's choice after an unsuccessful test
- * (issue 10), for the runtime's blocking calls.
+ *, for the runtime's blocking calls.
  * ------------------------------------------------------------------------ */
 
 typedef enum {

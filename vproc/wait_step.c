@@ -1,6 +1,6 @@
 /*
  * wait_step.c -- what a blocked rank does after a test that found its
- * message missing: poll again, yield, or sleep (issue 10).  Pure: the
+ * message missing: poll again, yield, or sleep.  Pure: the
  * runtime (vproc/runtime/core/wait.c) feeds it the segment's counts and carries
  * the action out.
  *
@@ -9,7 +9,7 @@
  * processor, and takes one from a process with work when they do not.  A
  * sleep costs its wake-up: two context switches, and on a virtual machine
  * an interrupt to a halted processor (perf bench sched pipe on the 2-core
- * machine of issue 10: 8 us a round trip on one processor, 84 us across
+ * machine this was measured on: 8 us a round trip on one processor, 84 us across
  * two).  So a crowded wait neither polls nor sleeps while the peer it waits
  * for is awake (that peer runs, or waits for a processor, maybe ours): it
  * yields.  A peer asleep cannot send before someone wakes it: sleep.

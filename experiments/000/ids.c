@@ -399,7 +399,7 @@ static void study_means(study_row *w)
 	w->ours_exact = e > 0 ? w->ours_exact / e : NAN;
 }
 
-/* Every sample of every n, over ex_parallel's workers (issue 16: 17 s of
+/* Every sample of every n, over ex_parallel's workers (17 s of
  * one core in quick mode), then reduced in the serial order. */
 static void study_run(study *S)
 {

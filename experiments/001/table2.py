@@ -10,15 +10,15 @@ emulated platform of experiments/configs/001-table2-emulated.yaml (its
 comments justify the speeds and the 10 Mb/s shared Ethernet), under the
 virtual clock with flop-model charges only (cpu_time: false), so the times
 do not depend on this computer's load.  Full mode: n = 640 and 1280 (nb =
-32), Table 2's sizes.  Quick mode (CI, issue 16): n = 320 and 640, one run a
+32), Table 2's sizes.  Quick mode (CI): n = 320 and 640, one run a
 point: the same criterion at two sizes, but the n = 1280 runs took three
 quarters of the id's time (about 10 s of CPU each against 3.6 s at n = 640
 and 1.7 s at n = 320) and n = 320 orders the five partitions as clearly
 (4.50, 4.52, 4.75, 6.29, 7.49 s); Table 2 prints no n = 320 times, so those
 rows have no paper value.
 
-One run a point (EXP_REPS may ask more): since issue 16's fixes to the
-virtual-time ordering (README, "Booking in virtual-time order": a Waitall
+One run a point (EXP_REPS may ask more): since the fixes to the
+virtual-time ordering (doc/design/virtual-clock.md, "Booking in virtual-time order": a Waitall
 wakes when all its messages are there) hl-mmm's runs keep virtual-time
 order without the runtime's real-time escape (emulation.out_of_order = 0)
 and two runs of a point come out identical (full mode, every point: e.g.
@@ -203,7 +203,7 @@ def main(argv):
             " computes while the bus serves the others, so the times fall below the no-overlap"
             f" prediction. n = {', '.join(map(str, SIZES[ctx.mode]))} ({ctx.mode} mode"
             + ("; quick mode runs n = 320, which Table 2 does not print, instead of 1280, for"
-               " CI's time (issue 16): the same criterion at two sizes" if ctx.mode == "quick"
+               " CI's time: the same criterion at two sizes" if ctx.mode == "quick"
                else "") + f")" + (f"; HETLAUNCH_VORDER_ESCAPE_MS={escape}: the runtime's real-time"
                                   f" escape after {escape} ms instead of 100 ms" if escape else "")
             + (f". {ctx.reps} runs per point, the fastest kept" if ctx.reps > 1 else

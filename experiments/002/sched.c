@@ -1,5 +1,5 @@
 /*
- * experiments/002/sched.c -- paper 002 s4 (issue 15): the three schedules
+ * experiments/002/sched.c -- paper 002 s4: the three schedules
  * of the LU task graph (Fig 11) and their simulated times (Fig 12), with
  * vproc/dense/taskgraph.h.  Both figures are lost from the text: ours are
  * printed, and the one claim the text makes about Fig 12 ("little benefit
@@ -151,7 +151,7 @@ typedef union {
 	fig12_slices sl;
 } fig12_slot;
 
-/* ex_parallel's items (issue 16, CI's time): 0 the slices at n = 1000,
+/* ex_parallel's items (CI's time): 0 the slices at n = 1000,
  * then the points, the largest n first (the graph grows as n^2), so that
  * the costliest work starts at once. */
 static void fig12_item(size_t i, void *slot, void *arg)

@@ -3,17 +3,17 @@
 
     semistatic.py 002-semistatic --mode quick|full --ids DIR --runs DIR --hetlaunch PATH
 
-Paper 002 s4.5's semi-static strategy, emulated (issue 15): three machines
+Paper 002 s4.5's semi-static strategy, emulated: three machines
 that really run at 240, 120 and 60 Mflop/s (emulate_mflops) but whose YAML
 says they are equal (tests/e2e/adapt/wrong-speeds.yaml).  `hetlaunch run
 --adapt K` plans phase 1 on the YAML and every later phase on the speeds
 the phase before measured; the reference is one run planned on the true
-speeds (tests/e2e/adapt/true-speeds.yaml).  The criterion (issue 15): phase 2
+speeds (tests/e2e/adapt/true-speeds.yaml).  The criterion: phase 2
 faster than phase 1 and within 10% of the reference.  The paper has no
 numbers for it: timings are reported, not asserted.
 
-The runs are under the virtual clock with the flop models only (issue 16:
-`emulate: {clock: virtual, cpu_time: false}` added to copies of the two
+The runs are under the virtual clock with the flop models only
+(`emulate: {clock: virtual, cpu_time: false}` added to copies of the two
 configs in the run directories): nothing sleeps, the times do not depend on
 this computer's load, so one run of each.  EXP_CLOCK=real runs the configs
 as they are, under the real clock, where all runs share one figure for
@@ -113,7 +113,7 @@ def main(argv):
             f" {reps}. Phase 1 is planned on the wrong speeds (3, 2, 2 processes), phase 2 on the"
             " speeds phase 1 measured (an emulated run's report books each machine's compute"
             " exactly; calibrate --from reads the same). " +
-            ("Virtual clock, flop models only (`clock: virtual, cpu_time: false`, issue 16): the"
+            ("Virtual clock, flop models only (`clock: virtual, cpu_time: false`): the"
              " times do not depend on this computer's load." if ctx.emulate002 is not None else
              "Real clock (EXP_CLOCK=real): this 2-core machine is shared, which only adds time."))
     timing.emit(ctx, "002 s4.5: the semi-static strategy, wrong speeds re-measured between phases",

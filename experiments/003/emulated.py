@@ -8,7 +8,7 @@ configurations (notes s5: q = 64, a master and 8 workers at 100 Mflop/s,
 m = 45 block buffers, the master's link a bus, so one port), E1 (50 Mb/s,
 A 10 x 20 blocks, B 20 x 30) and E2 (100 Mb/s, s = 50), one `hetlaunch run`
 of `hl-mw` per scheduler, under the virtual clock with the flop models only
-(`clock: virtual, cpu_time: false`, issue 16: the emulated times do not
+(`clock: virtual, cpu_time: false`: the emulated times do not
 depend on this computer's load), and in full mode E1's HoLM and ORROML
 under the real clock too, as a cross-check.
 Reports, per run, the measured time against the simulated makespan of the
@@ -22,7 +22,7 @@ judged on the virtual clock; the real clock's rows are reported.  Quick mode
 (run by CI, so kept near a minute) runs E1 with HoLM and ORROML; full mode E1
 and E2 with all seven (BMM, OBMM and OMMOML reported, not judged).  Timings are reported, not asserted.
 
-One run per point unless EXP_REPS says otherwise (issue 16, the full run in
+One run per point unless EXP_REPS says otherwise (the full run in
 under 30 minutes): under the virtual clock, with the master's receives in
 virtual-time order, the two runs of each point came out identical in two
 full runs of this id but one (OBMM on E2, 22.037 and 22.040 s; README), so a
@@ -30,7 +30,7 @@ second run measured nothing.  The real clock's rows are a cross-check that
 the emulation also holds when the waits are real (this shared machine's load
 only adds time to them), not judged: full mode keeps E1's HoLM and ORROML,
 the pair of the one comparison criterion (HoLM within 6% of ORROML), once
-each.  Until issue 16 full mode ran all fourteen points under the real clock
+each.  Until the virtual clock existed, full mode ran all fourteen points under the real clock
 too, the fastest of two runs each (17-34 s of wall time a run): 791 s of the
 full run's 1780 s.
 

@@ -248,7 +248,7 @@ static int get_pair(diag *d, const char *key, const yt_node *v, size_t out[2])
 }
 
 /* Duplicate keys are an error in YAML 1.2 that libyaml does not enforce.
- * Sorted, so that 10^5 keys take n log n, not n^2 (issue 11).  Returns the
+ * Sorted, so that 10^5 keys take n log n, not n^2.  Returns the
  * keys to skip (1 for every repeat, reported at its line), so that a value
  * is read once: a second list read into the first's array overflowed it, and
  * a second string leaked the first.  NULL when out of memory (-1 in *rc). */

@@ -31,11 +31,11 @@ typedef struct {
 typedef struct hl_layout_ops hl_layout_ops;
 typedef enum { HL_ARR_AUTO, HL_ARR_EXACT, HL_ARR_HEURISTIC } hl_arrangement;
 typedef enum { HL_ALLOC_PLAIN, HL_ALLOC_OPTIMIZED } hl_allocation;
-/* The 1D slice's order (issue 16): auto (layout_1d.c chooses), 000 s3.4's
+/* The 1D slice's order: auto (layout_1d.c chooses), 000 s3.4's
  * interleaved order, or each machine's processes adjacent. */
 typedef enum { HL_ORDER_AUTO, HL_ORDER_INTERLEAVED, HL_ORDER_GROUPED } hl_order;
 
-/* emulate: true, or a mapping (issue 5; README "Emulation"). */
+/* emulate: true, or a mapping (README "Emulation"). */
 typedef struct {
 	int on;
 	double mflops;          /* a machine of cycle time `cycle_time` runs at this;
@@ -45,7 +45,7 @@ typedef struct {
 	double bandwidth_mbps;  /* cluster default, per port; 0 = infinite */
 	int bus;                /* network: bus (one shared medium) */
 	int links;              /* network: links (layout: ring's per-pair costs) */
-	int virtual_clock;      /* clock: virtual (issue 16): per-rank virtual clocks */
+	int virtual_clock;      /* clock: virtual: per-rank virtual clocks */
 	int no_cpu_time;        /* cpu_time: false: charge only the flop models
 	                         * (the default under clock: virtual, but for
 	                         * kernel: exec: config.c, emu_defaults) */

@@ -1,5 +1,5 @@
 /*
- * kernels.h -- the kernels hetlaunch runs, as ONE table (issue 10): adding a
+ * kernels.h -- the kernels hetlaunch runs, as ONE table: adding a
  * kernel adds a row here and its own files, not branches in config.c,
  * plan.c or run.c.  A row says what the kernel is called in the YAML file,
  * which program runs it by default, how that program is told the problem,

@@ -166,7 +166,7 @@ static vproc_status cycle_time_scales(const hl_config *cfg, double host_mflops, 
 	if (cfg->emulate)
 		st = vproc_emu_speeds(p, t, host_mflops, e->cores, cfg->emu.mflops, tref,
 		                      e->scale, &e->K);
-	/* The virtual clock (issue 16) needs no real time to spare: machines
+	/* The virtual clock needs no real time to spare: machines
 	 * faster than this computer are only charged less than their CPU time. */
 	if (cfg->emulate && cfg->emu.virtual_clock && st != VPROC_OK && cfg->emu.mflops > 0) {
 		e->K = cfg->emu.mflops * tref;
@@ -274,7 +274,7 @@ static void *open_segment(hl_emu *e, char *err, size_t errlen)
 	return m;
 }
 
-/* The segment's flags; under the virtual clock (issue 16) its base: the
+/* The segment's flags; under the virtual clock its base: the
  * real and monotonic clocks now. */
 static void set_flags(const hl_config *cfg, vr_shm *s)
 {

@@ -1,5 +1,5 @@
 /*
- * emulation.h -- the emulated cluster, seen from hetlaunch (issue 5): the
+ * emulation.h -- the emulated cluster, seen from hetlaunch: the
  * speed of this computer, the speeds and network of the emulated machines,
  * and the shared-memory segment the ranks' runtime (libhetlaunch-rt.so) reads.
  * hetlaunch creates the segment before the job and removes it after, on

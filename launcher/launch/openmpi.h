@@ -1,5 +1,5 @@
 /*
- * openmpi.h -- `mpi: openmpi` (issue 17): the stock testers of
+ * openmpi.h -- `mpi: openmpi`: the stock testers of
  * libscalapack-openmpi, the runtime built against Open MPI's headers
  * (lib/hetlaunch/openmpi/libhetlaunch-rt.so), and the job started by Open MPI's mpirun with
  * the plan's rankfile.  `mpi: mpich` (the default) is run.c's Hydra

@@ -1,5 +1,5 @@
 /*
- * placement.h -- placement verified, not assumed (issue 17): every rank
+ * placement.h -- placement verified, not assumed: every rank
  * of a run reports where it runs (vproc/runtime/core/placement.c prints a
  * tagged line at MPI_Init); this module reads those lines from the job's
  * log and matches each against the host the plan gave the rank.

@@ -1,5 +1,5 @@
 /*
- * run.h -- plan -> files -> job -> report (issue 4): the run directory,
+ * run.h -- plan -> files -> job -> report: the run directory,
  * the MPI command, the job, and report.json; compare runs two of them.
  */
 #ifndef HL_RUN_H

@@ -1,5 +1,5 @@
 /*
- * slurm.h -- `hetlaunch run` inside a Slurm allocation (issue 17): the
+ * slurm.h -- `hetlaunch run` inside a Slurm allocation: the
  * ranks are started by srun, rank k on line k of the plan's `slurm` host
  * file (SLURM_HOSTFILE, --distribution=arbitrary), not by mpiexec.
  *

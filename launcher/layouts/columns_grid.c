@@ -1,6 +1,6 @@
 /*
  * columns_grid.c -- paper 000's 2D panel plan as a matrix-product partition,
- * beside layout columns' rectangles (issue 12: `plan` and `compare` report
+ * beside layout columns' rectangles (`plan` and `compare` report
  * it).  Machine (i, j) of a p x q grid owns R_i of the Bp panel rows and C_j
  * of the Bq panel columns, the panel repeated over the n/nb x n/nb block
  * matrix (000 s4.1.2).  Gather grid row i's block rows together and grid

@@ -76,7 +76,7 @@ static vproc_status group_slice(hl_plan *plan)
 }
 
 /*
- * order: auto, for LU and QR (issue 16).  000 s3.4 interleaves the machines
+ * order: auto, for LU and QR.  000 s3.4 interleaves the machines
  * along the slice so that the shrinking matrix stays balanced at every
  * step.  But PDGETRF's and PDGEQRF's broadcasts along the slice are rings
  * (their S-ring and I-ring topologies), and the interleaved slice crosses
@@ -426,5 +426,5 @@ const hl_layout_ops hl_layout_1d = {
 	.ranks = ranks_1d,
 	.ranks_baseline = ranks_1d_baseline,
 	.predicted_speedup = speedup_1d,
-	.predicted_time = hl_lu_predicted_time,   /* issue 16: seconds, network included */
+	.predicted_time = hl_lu_predicted_time, /* seconds, network included */
 };

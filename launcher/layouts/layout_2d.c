@@ -60,7 +60,7 @@ static int check_2d(hl_config *cfg, const yt_node *root, diag *d)
 		}
 	}
 	/* Bp x Bq is the number of processes: refused here, at its line, not as
-	 * "out of memory" by the planner (issue 11); the bound of max_procs. */
+	 * "out of memory" by the planner; the bound of max_procs. */
 	if (panel && (double)cfg->panel[0] * (double)cfg->panel[1] > HL_MAX_PANEL_PROCS) {
 		diag_error(d, panel->line, panel->col,
 		           "panel %zu x %zu is %.0f processes, more than %d", cfg->panel[0],
@@ -504,5 +504,5 @@ const hl_layout_ops hl_layout_2d = {
 	.ranks = ranks_2d,
 	.ranks_baseline = ranks_2d_baseline,
 	.predicted_speedup = speedup_2d,
-	.predicted_time = hl_lu_predicted_time,   /* issue 16: seconds, network included */
+	.predicted_time = hl_lu_predicted_time, /* seconds, network included */
 };

@@ -239,7 +239,7 @@ static void free_plan_columns(hl_plan *plan)
 	plan->ext = NULL;
 }
 
-/* The baseline a user would run without us (issue 12): stock PDGEMM
+/* The baseline a user would run without us: stock PDGEMM
  * (hl-driver mm), one process per machine on a P x Q grid as square as
  * possible, P <= Q, P Q = p, ranks row-major in list order. */
 static void baseline_grid(size_t p, size_t *P, size_t *Q)

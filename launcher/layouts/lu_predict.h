@@ -1,6 +1,6 @@
 /*
  * lu_predict.h -- the predicted seconds of an emulated LU, QR or MM job,
- * network included (issue 16): the predicted_time member of the 1d and 2d
+ * network included: the predicted_time member of the 1d and 2d
  * layout rows (layout.h), from vproc/dense/lu_time.c, qr_time.c and
  * mm_time.c.
  */

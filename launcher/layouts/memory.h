@@ -1,5 +1,5 @@
 /*
- * memory.h -- what a plan needs in memory (issue 10): bytes per process
+ * memory.h -- what a plan needs in memory: bytes per process
  * from the kernel table's row (hl-driver's array sizes, or a stock
  * tester's fixed array), summed per machine over its virtual processes,
  * against the machine's memory_gb, or for this computer without it, its

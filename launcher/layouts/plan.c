@@ -11,7 +11,7 @@
 #include "layout.h"
 #include "lu_predict.h"
 
-/* The seconds to expect, network included (issue 16: "nothing says how
+/* The seconds to expect, network included ("nothing says how
  * many seconds to expect"), when the emulated speeds are given: K is then
  * known before the run (emulation.c). */
 static void predict_seconds(const hl_config *cfg, hl_plan *plan)

@@ -21,7 +21,7 @@
 
 typedef struct {
 	const hl_config *cfg;
-	double seconds[2];    /* issue 16: the predicted seconds of the plan and
+	double seconds[2]; /* the predicted seconds of the plan and
 	                       * of its baseline at the emulated speeds and network
 	                       * (plan.c: layout.h predicted_time / K, unless the
 	                       * layout's plan set it; 0: none) */

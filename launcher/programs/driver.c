@@ -1,6 +1,6 @@
 /*
  * driver.c -- hl-driver, hetlaunch's own driver of stock ScaLAPACK
- * (issue 10).  Debian's testers hold every problem in a fixed array
+ *.  Debian's testers hold every problem in a fixed array
  * (xdlu 4 MB per process): this one allocates what the problem needs, so
  * the papers' method (000 s2: stock ScaLAPACK, CYCLIC(nb), more processes
  * on faster machines) runs at the sizes where it shows.

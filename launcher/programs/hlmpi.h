@@ -5,7 +5,7 @@
  *   the BLACS grid      hl_grid_init / hl_grid_exit, NUMROC, local -> global
  *   the test matrices   hl_entry: a value from the GLOBAL (i, j) and a seed,
  *                       so every grid, every mapping (cyclic or hetero)
- *                       works on the same matrix (issue 10)
+ *                       works on the same matrix
  *   memory              hl_alloc: a failed allocation is a clear message and
  *                       MPI_Abort, not a crash
  *   accounting          hl_clock: per-rank compute and wait seconds

@@ -1,5 +1,5 @@
 /*
- * balance.c -- compare's balance picture (issue 10): per machine, the time
+ * balance.c -- compare's balance picture: per machine, the time
  * its processes computed against the time they waited, the cyclic run
  * beside the plan.  It is the picture of paper 000 s3's argument: with one
  * process per machine the fast machines wait for the slow one; the plan

@@ -1,5 +1,5 @@
 /*
- * balance.h -- compare's balance.png (issue 10): per machine, compute
+ * balance.h -- compare's balance.png: per machine, compute
  * against waiting, the cyclic run beside the plan, drawn by gnuplot.
  */
 #ifndef HL_BALANCE_H

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_dense.sh -- issue 10's benchmarks of hl-driver (run by `make bench`;
+# bench_dense.sh -- the benchmarks of hl-driver (run by `make bench`;
 # minutes, not seconds).  Each prints its figure beside its target; the
 # exit status is 0 (timings on a shared machine are reported, not asserted).
 #   1. driver LU n = 3000: 3x3 (9 ranks) against 1x2 (2 ranks) on this
@@ -75,7 +75,7 @@ fi
 if [ -z "$ONLY" ] || [ "$ONLY" = 2 ]; then
 	# Each platform under the real clock (sleeps; this computer's load adds
 	# time) and under the virtual clock charging the flop models only
-	# (issue 16: load-independent).  Beside the step model's speedup (000
+	# (load-independent).  Beside the step model's speedup (000
 	# Fig 5, no panel, no network), the one of the predicted seconds
 	# (vproc/dense/lu_time.c: panel, broadcasts and swaps on the network).
 	for p in lhpc lip; do

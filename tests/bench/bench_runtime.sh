@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_runtime.sh -- `make bench`: the vproc runtime's numbers (issue 5),
+# bench_runtime.sh -- `make bench`: the vproc runtime's numbers,
 # all through `hetlaunch run` on this computer (hosts: localhost):
 #   1. oversubscription: stock xdlu on a 3x3 grid (9 ranks) against 1x2
 #      (2 ranks), with the preload; the target is 1.5x.

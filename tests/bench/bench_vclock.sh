@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench_vclock.sh -- issue 16's benchmarks of the virtual clock (run by
+# bench_vclock.sh -- the benchmarks of the virtual clock (run by
 # `make bench`; minutes).  Each prints its figure beside the load of this
 # computer; the exit status is 0 unless a run fails (timings on a shared
 # machine are reported, not asserted).

@@ -38,7 +38,7 @@ done
 # 2, the announced message, nothing on stdout, and nothing written or
 # started (no run directory, no host file; calibrate's probe is /bin/true).
 # A command that starts a job anyway is stopped after 60 s (exit 124: fails).
-# Under VARIANT=san a leak on a refused file fails here too (issue 11).
+# Under VARIANT=san a leak on a refused file fails here too.
 mkdir -p "$tmp/cwd"
 abs_hl=$(realpath "$HETLAUNCH")
 for f in tests/cli/bad/*.yaml; do
@@ -91,7 +91,7 @@ if [ $rc -eq 2 ] && grep -qF "tests/cli/bad/no-such-file.yaml: cannot open: No s
 else bad "missing file: exit $rc: $(cat "$tmp/err")"; fi
 
 # Only a regular file is a machine list: a directory says so, and a FIFO is
-# refused at once instead of blocking (issue 11).
+# refused at once instead of blocking.
 "$HETLAUNCH" plan tests >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 2 ] && grep -qF "tests: is a directory" "$tmp/err" && ok || bad "a directory: exit $rc: $(cat "$tmp/err")"
@@ -101,7 +101,7 @@ rc=$?
 [ $rc -eq 2 ] && grep -qF "not a regular file" "$tmp/err" && ok || bad "a FIFO: exit $rc: $(cat "$tmp/err")"
 
 # max_procs 10^5 on 9 machines, layout 2d, n = 10^7, nb = 1: the panel
-# search stops at the first good panel size (it took minutes; issue 11).
+# search stops at the first good panel size (it took minutes).
 # A hang guard, not a speed target (that is `make bench`).
 { echo "machines:"
   for i in 1 2 3 4 5 6 7 8 9; do echo "  - {name: m$i, cycle_time: $i.$((i * 37 % 10))3}"; done
@@ -371,7 +371,7 @@ assert runs(l1["pattern"]) > len(set(l1["pattern"]))
 ' "$tmp/t3-mm.json" "$tmp/t3-lu.json" "$tmp/t3-1d-mm.json" "$tmp/t3-1d-lu.json" 2>"$tmp/err" \
 	&& ok || bad "kernel mm: patterns not grouped by machine: $(tail -n 2 "$tmp/err")"
 
-# The 1D slice's order (layout_1d.c choose_order, issue 16).  Table 3's QR
+# The 1D slice's order (layout_1d.c choose_order).  Table 3's QR
 # on its 100 Mb/s bus at n = 2000: the interleaved slice's I-ring crosses
 # machines at 18 of 19 hops, the grouped one at 9, so order: auto groups it
 # (measured under the virtual clock: 23.80 s against 11.29 s), after the
@@ -418,7 +418,7 @@ assert f["pattern"] == i["pattern"] and f["predicted"]["lu"] == i["predicted"]["
 "$HETLAUNCH" plan "$tmp/o-auto.yaml" >"$tmp/o-auto.txt" 2>&1
 grep -q '^  chosen: grouped$' "$tmp/o-auto.txt" && grep -q 'interleaved (000 s3.4) .* s$' "$tmp/o-auto.txt" \
 	&& ok || bad "order: plan text lacks the order choice: $(grep -A4 'Slice order' "$tmp/o-auto.txt")"
-# The plan's predicted seconds (plan.c, issue 16): with emulate: mflops the
+# The plan's predicted seconds (plan.c): with emulate: mflops the
 # plan's and the baseline's; the 1d plan's is the seconds of the order it
 # chose; without emulation, null.
 "$HETLAUNCH" plan configs/lhpc-emulated.yaml --json >"$tmp/ps-lhpc.json" 2>"$tmp/err" &&

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# adapt_test.sh -- paper 002 s4 end to end (issue 15):
+# adapt_test.sh -- paper 002 s4 end to end:
 #   * hetlaunch simulate: the three schedules on a configuration, the bound
 #     below every makespan, exit 2 where it does not apply;
 #   * hetlaunch calibrate --from RUNDIR on an emulated run whose speeds are

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# driver_test.sh -- end-to-end tests of hl-driver and of what issue 10 added
-# around it, with real MPICH, stock ScaLAPACK and the runtime preload:
+# driver_test.sh -- end-to-end tests of hl-driver and of what comes with it,
+# with real MPICH, stock ScaLAPACK and the runtime preload:
 #   * every routine (lu, qr, chol, mm) passes its residual check through
 #     hetlaunch, on a 1d and on a 2d plan;
 #   * the generated matrix does not depend on the grid (checksums), and

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run_test.sh -- end-to-end tests of `hetlaunch run/compare/calibrate` and of
-# the vproc runtime (issues 4 and 5), with real MPICH, the real stock
+# the vproc runtime, with real MPICH, the real stock
 # testers and the real preload:
 #   * the MPI patterns BLACS uses give bit-identical results with and
 #     without the preload, and under emulation;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# safety_test.sh -- what hetlaunch leaves behind and what it starts (issue 11):
+# safety_test.sh -- what hetlaunch leaves behind and what it starts:
 #   * hetlaunch ended by SIGKILL, SIGQUIT or SIGUSR1 in the middle of a job:
 #     no rank, proxy or mpiexec survives it, and the /dev/shm segment a
 #     SIGKILL leaves is swept by the next run;

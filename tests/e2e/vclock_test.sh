@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# vclock_test.sh -- end-to-end tests of emulate: {clock: virtual} (issue 16),
+# vclock_test.sh -- end-to-end tests of emulate: {clock: virtual},
 # with real MPICH, the real preload and stock ScaLAPACK:
 #   * a ping-pong, a ring, siblings sharing a machine and collectives
 #     across machines, whose virtual times are known in closed form
@@ -168,7 +168,7 @@ for coll in bcast:0.1001 allreduce:0.202; do
 	fi
 done
 
-# wildcard receives in virtual order (issue 14, vorder.c): rank 1 sends
+# wildcard receives in virtual order (vorder.c): rank 1 sends
 # after a DGEMM of order 200 (16 ms at 1000 Mflop/s), rank 2 after one of
 # order 50 and 300 ms of real sleep (not charged): rank 0's two
 # MPI_ANY_SOURCE receives take rank 2's message first, which arrives first

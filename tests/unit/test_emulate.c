@@ -127,9 +127,7 @@ static void speeds_bad(void **state)
 	assert_int_equal(vproc_emu_speeds(2, t, 0, 2, 0, 0, scale, &K), VPROC_EINVAL);
 	assert_int_equal(vproc_emu_speeds(2, t, 6000, 0, 0, 0, scale, &K), VPROC_EINVAL);
 	assert_int_equal(vproc_emu_speeds(2, t, 6000, 2, 100, 0, scale, &K), VPROC_EINVAL);
-}
-
-/* issue 10: cooperative waiting's steps (vproc/wait_step.c). */
+} /* cooperative waiting's steps (vproc/wait_step.c). */
 static const vproc_wait_policy wait_pol = { .spins = 3, .yields = 2, .peer_yields = 4 };
 
 /* A rank per processor or fewer: polls, then yields, then sleeps with a

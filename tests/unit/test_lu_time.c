@@ -1,6 +1,6 @@
 /*
  * test_lu_time.c -- the predicted seconds of ScaLAPACK's LU with the
- * network (vproc/dense/lu_time.c, issue 16), on cases added up by hand.
+ * network (vproc/dense/lu_time.c), on cases added up by hand.
  */
 #include <math.h>
 #include <setjmp.h>

@@ -1,6 +1,6 @@
 /*
  * test_qr_time.c -- the predicted seconds of ScaLAPACK's QR with the
- * network (vproc/dense/qr_time.c, issue 16), on cases played out by hand.
+ * network (vproc/dense/qr_time.c), on cases played out by hand.
  * Speeds 1 Mflop/s: one flop is one microsecond.
  */
 #include <math.h>

@@ -2,7 +2,7 @@
  * test_vclock.c -- the virtual clock's arithmetic (vproc/vclock.c, issue
  * 16): contention on a port and on a bus, siblings sharing a processor,
  * message stamps; the bounds of booking in virtual-time order
- * (vproc/vorder.c, issues 16 and 14).
+ * (vproc/vorder.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -243,7 +243,7 @@ static void blocker_is_who_moves_the_bound(void **state)
 
 /* When a wait ends (vproc_wait_wake): every pattern needs a message, so
  * the latest of each pattern's earliest match; never while one has none
- * (issue 16: the earliest over all made a Waitall with two of its three
+ * (the earliest over all made a Waitall with two of its three
  * messages look awake); wildcards match any source or tag of their
  * channel; a message matching two patterns counts for both (early, not
  * late); no pattern, never. */

@@ -1,6 +1,6 @@
 /*
- * dense.h -- what hetlaunch's ScaLAPACK driver (launcher/programs/driver.c,
- * issue 10) allocates, so that the planner can show it and refuse a plan
+ * dense.h -- what hetlaunch's ScaLAPACK driver (launcher/programs/driver.c)
+ * allocates, so that the planner can show it and refuse a plan
  * that does not fit, and the driver prints the same figure before it
  * allocates.  Pure (vproc rules): no I/O, no MPI.
  */

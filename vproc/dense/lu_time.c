@@ -192,7 +192,7 @@ vproc_status vproc_lu_platform_check(const vproc_lu_platform *pl)
 	return VPROC_OK;
 }
 
-/* What vproc_lu_time adds up over the steps (lu_time.h, issue 16). */
+/* What vproc_lu_time adds up over the steps (lu_time.h). */
 typedef struct {
 	phase ph;
 	size_t *line;     /* [max(P, Q)] the processes of one grid row or column */

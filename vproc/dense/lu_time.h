@@ -1,7 +1,7 @@
 /*
  * lu_time.h -- the predicted seconds of ScaLAPACK's right-looking LU
  * (PDGETRF, no look-ahead) on a P x Q grid, CYCLIC(b) both ways, with the
- * network (issue 16).  Each step k: the panel factorisation on process
+ * network.  Each step k: the panel factorisation on process
  * column k mod Q (its flops, and per column a pivot search and a pivot-row
  * exchange down the column when P > 1), the broadcast of the panel along
  * the process rows, the row swaps (PDLASWP, one message per pivot across

@@ -1,7 +1,7 @@
 /*
  * mm_time.h -- the predicted seconds of ScaLAPACK's matrix product C = A B
  * (PDGEMM, n x n, CYCLIC(b) both ways on a P x Q grid) with the network
- * (issue 16), on the platform type of lu_time.h.
+ *, on the platform type of lu_time.h.
  *
  * The algorithm is the outer product of 000 s2.3 and s4.1.1: at step k the
  * k-th column block of A goes along every process row, the k-th row block

@@ -1,7 +1,7 @@
 /*
  * qr_time.h -- the predicted seconds of ScaLAPACK's QR factorization
  * (PDGEQRF, n x n, CYCLIC(b) both ways on a P x Q grid, no look-ahead) with
- * the network (issue 16), on the platform type of lu_time.h, played out on
+ * the network, on the platform type of lu_time.h, played out on
  * the virtual clock's arithmetic (vsim.h) like mm_time.c.
  *
  * Step k (000 s4.2: the panel, then the rank-b update, as LU): on process

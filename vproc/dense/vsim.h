@@ -1,6 +1,6 @@
 /*
  * vsim.h -- dense kernels played out on the virtual clock's arithmetic
- * (issue 16), for the seconds models whose steps overlap too much for a sum
+ *, for the seconds models whose steps overlap too much for a sum
  * of phases (mm_time.c, qr_time.c).  One clock per process of a P x Q grid;
  * a machine's processes share its processor calendar; a message between
  * machines books the sender's port, or the one bus, from the sender's clock

@@ -1,6 +1,6 @@
 /*
  * vclock.c -- programs whose times under emulate: {clock: virtual} are
- * known in closed form (tests/e2e/vclock_test.sh, issue 16).  Every rank
+ * known in closed form (tests/e2e/vclock_test.sh).  Every rank
  * prints "vclock mode=M rank=R time=SECONDS" (MPI_Wtime, and clock_gettime
  * beside it: both are the virtual clock).
  *
