@@ -104,6 +104,25 @@ static size_t host_ids(const hl_config *cfg, size_t *hid, size_t *slot)
 	return H;
 }
 
+size_t hl_host_groups(const hl_config *cfg, size_t *group)
+{
+	size_t N = cfg->nmachines;
+	size_t *first = malloc((N ? N : 1) * sizeof *first);
+	size_t H = first ? host_ids(cfg, group, NULL) : (size_t)-1;
+	if (H != (size_t)-1) {
+		for (size_t h = 0; h < H; h++)
+			first[h] = SIZE_MAX;
+		size_t next = 0;
+		for (size_t m = 0; m < N; m++) {   /* renumber in order of first appearance */
+			if (first[group[m]] == SIZE_MAX)
+				first[group[m]] = next++;
+			group[m] = first[group[m]];
+		}
+	}
+	free(first);
+	return H;
+}
+
 /* --- MPICH Hydra grouped list + -rankmap -----------------------------------
  * The one place that knows the -rankmap syntax.  Source: pmodels/mpich
  * (main branch, after PR #7801 "hydra: directly pass rank assignment to

@@ -37,6 +37,11 @@ typedef enum {
 /* For usage messages. */
 #define HL_HOSTS_FORMATS "mpich, mpich-grouped, mpich-rankmap, openmpi, openmpi-seq, slurm"
 
+/* group[m]: the number of machine m's host, 0, 1, ... in order of first
+ * appearance in the machine list (equal `host` strings are one host).
+ * Returns the number of hosts, or (size_t)-1 when out of memory. */
+size_t hl_host_groups(const hl_config *cfg, size_t *group);
+
 /* Returns 0 and sets *fmt, or -1 if name is not one of HL_HOSTS_FORMATS. */
 int hl_hosts_format_parse(const char *name, hl_hosts_format *fmt);
 const char *hl_hosts_format_name(hl_hosts_format fmt);
