@@ -329,6 +329,26 @@ static void binding_cores(void **state)
 	free(v);
 }
 
+/* Two `count: 2` entries on two hosts, their ranks in other orders: an
+ * entry's identical processors take its CPUs in the order the ranks first
+ * use them, so one list fits both nodes. */
+static void binding_count(void **state)
+{
+	(void)state;
+	hl_machine cm[4] = {
+		{ .name = "e.0", .host = "h1", .cycle_time = 1, .entry = 0 },
+		{ .name = "e.1", .host = "h1", .cycle_time = 1, .entry = 0 },
+		{ .name = "f.0", .host = "h2", .cycle_time = 2, .entry = 1 },
+		{ .name = "f.1", .host = "h2", .cycle_time = 2, .entry = 1 },
+	};
+	hl_config cc = { .file = "c.yaml", .machines = cm, .nmachines = 4 };
+	size_t who[6] = { 1, 2, 0, 3, 1, 2 };   /* e.1 f.0 e.0 f.1 e.1 f.0 */
+	hl_ranks r = { .nprow = 1, .npcol = 6, .nranks = 6, .machine = who };
+	char *v = bind(&cc, &r, HL_BIND_SRUN, 0, 0);
+	assert_string_equal(v, "map_cpu:0,1,0");
+	free(v);
+}
+
 /* Hydra's node map: (vector,(node,nodes,ranks),...) as MPICH 4.0 writes it. */
 static void mapping_len(void **state)
 {
@@ -542,6 +562,7 @@ int main(void)
 		cmocka_unit_test(format_names),
 		cmocka_unit_test(binding),
 		cmocka_unit_test(binding_cores),
+		cmocka_unit_test(binding_count),
 		cmocka_unit_test(mapping_len),
 		cmocka_unit_test(colon_hosts),
 		cmocka_unit_test(write_file),

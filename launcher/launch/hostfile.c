@@ -526,6 +526,39 @@ static int machine_cpus(const hl_config *cfg, size_t *cpu)
 	return rc;
 }
 
+/* The processors of one `count:` entry are identical, so which of its
+ * CPUs each gets is free: srun and Hydra get them in the order the ranks
+ * first use them on the host (0, 1, 2, ... on every node, one list that
+ * fits all), an entry keeping its block of CPUs.  An entry's machines are
+ * consecutive in the list, on one host.  0, or -1 when out of memory. */
+static int renumber_by_use(const hl_config *cfg, const hl_ranks *r, size_t *cpu)
+{
+	size_t N = cfg->nmachines;
+	size_t *lead = malloc((N ? N : 1) * sizeof *lead), *used = calloc(N ? N : 1, sizeof *used);
+	size_t *base = malloc((N ? N : 1) * sizeof *base);
+	char *seen = calloc(N ? N : 1, 1);
+	int rc = lead && used && base && seen ? 0 : -1;
+	if (rc == 0)
+		memcpy(base, cpu, (N ? N : 1) * sizeof *base);
+	for (size_t m = 0; rc == 0 && m < N; m++) {
+		const hl_machine *a = &cfg->machines[m], *b = m ? &cfg->machines[m - 1] : NULL;
+		lead[m] = b && a->entry == b->entry && strcmp(a->host, b->host) == 0 ? lead[m - 1] : m;
+	}
+	for (size_t k = 0; rc == 0 && k < r->nranks; k++) {
+		size_t m = r->machine[k], l = lead[m];
+		if (!seen[m]) {
+			seen[m] = 1;
+			cpu[m] = base[l] + used[l];
+			used[l] += cores_of(&cfg->machines[m]);
+		}
+	}
+	free(lead);
+	free(used);
+	free(base);
+	free(seen);
+	return rc;
+}
+
 /* Whether the ranks use more than one CPU of some host: only then is there
  * a binding to make (a host that is one machine of one core keeps the
  * command it always had). */
@@ -649,7 +682,8 @@ int hl_bind_list(const hl_config *cfg, const hl_ranks *r, hl_bind_style style, i
 	size_t len = 0;
 	int rc = -1;
 	*out = NULL;
-	if (cpu && node && first && cores && machine_cpus(cfg, cpu) == 0) {
+	if (cpu && node && first && cores && machine_cpus(cfg, cpu) == 0 &&
+	    renumber_by_use(cfg, r, cpu) == 0) {
 		rc = 1;
 		if (binding_matters(cfg, r, cpu))
 			rc = launcher_nodes(cfg, r, per_line, node) < 0 ? -1
