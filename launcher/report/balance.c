@@ -44,7 +44,7 @@ static void add_run(hl_balance_bar *bars, const size_t *bar_of, const hl_balance
  * when the plan gives it none; a host's bar says how many machines it is. */
 static void label_bar(hl_balance_bar *b, const char *name, size_t machines)
 {
-	char what[40];
+	char what[24];
 	if (machines > 1)
 		snprintf(what, sizeof what, "[%zu]", machines);
 	else

@@ -25,7 +25,7 @@ typedef struct {
 	/* "name:C/H", C and H the processes the cyclic and the planned run
 	 * start there, "name:dropped" when the plan starts none; by host,
 	 * "host[M]:C/H" with M its machines */
-	char label[96];
+	char label[128];
 	size_t procs[2];               /* [0] cyclic, [1] the plan */
 	double compute[2], total[2];   /* mean per process (s); NaN with none */
 } hl_balance_bar;
