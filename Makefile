@@ -305,6 +305,13 @@ $(OBJ)/tests/unit/test_launchers: $(OBJ)/tests/unit/test_launchers.o \
 		$(OBJ)/launcher/launch/slurm.o $(OBJ)/launcher/launch/openmpi.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
+# test_balance links compare's picture and what it calls (host groups, spawn, files).
+$(OBJ)/tests/unit/test_balance: $(OBJ)/tests/unit/test_balance.o \
+		$(OBJ)/launcher/report/balance.o $(OBJ)/launcher/launch/hostfile.o \
+		$(OBJ)/launcher/launch/spawn.o $(OBJ)/launcher/launch/joblog.o \
+		$(OBJ)/launcher/util/fsutil.o $(OBJ)/launcher/util/json.o $(OBJ)/launcher/util/diag.o $(LIBVPROC_A)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+
 # test_testers links the module it tests (its data: tests/data/).
 $(OBJ)/tests/unit/test_testers: $(OBJ)/tests/unit/test_testers.o $(OBJ)/launcher/kernels/testers.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm

@@ -1,11 +1,17 @@
 /*
  * calibrate.c -- `hetlaunch calibrate FILE [--json] [-o NEWFILE]`: measure
- * each machine's cycle time as paper 000 s5.1 did, with a 500x500 DGEMM
- * repeated and averaged, one process per machine, all at once (hl-probe).
+ * each machine's cycle time as paper 000 s5.1 did, with a DGEMM repeated
+ * and averaged, one process per core, all at once (hl-probe): every core
+ * of every node is busy, as in the run (a node's cores share its memory
+ * bandwidth, caches and power budget, so one core alone is faster than
+ * each of 64 busy ones).  A machine of `cores: c` is c probes whose rates
+ * add up to the node's.  The DGEMM is the shape the plan's kernel spends
+ * its time in: for the ScaLAPACK kernels the trailing update, m = n the
+ * local order (at most 2048), k = nb; otherwise 000 s5.1's order 500.
  * On real hosts it measures the hosts; with emulate: it measures the
  * emulated machines, and must give back the configured ratios.
  *
- * cycle_time is written in milliseconds per DGEMM of order 500, speed in
+ * cycle_time is written in milliseconds per DGEMM of that shape, speed in
  * Mflop/s: only the ratios matter to the planner (000 s2).
  */
 #define _GNU_SOURCE
@@ -27,12 +33,47 @@
 #include "cli.h"
 #include "run.h"
 
+#include <math.h>
+
 #define CAL_N 500
-#define CAL_REPS "7"
+#define CAL_REPS 7
+#define CAL_MAX_ORDER 2048
+
+/* The DGEMM the probes time: m x m x k, reps times; why, in words. */
+typedef struct {
+	size_t m, k, reps;
+	char why[96];
+} cal_shape;
+
+/* The one this calibrate times (mflops_of); --from keeps 000 s5.1's. */
+static cal_shape shape = { CAL_N, CAL_N, CAL_REPS, "000 s5.1's order 500" };
 
 static double mflops_of(double ms)
 {
-	return 2.0 * CAL_N * CAL_N * CAL_N / (ms * 1e-3) / 1e6;
+	return 2.0 * (double)shape.m * (double)shape.m * (double)shape.k / (ms * 1e-3) / 1e6;
+}
+
+/* The plan's DGEMM: a ScaLAPACK kernel's trailing update of a process's
+ * share (n / sqrt(P) square, P the probes) by nb columns; as many
+ * repetitions as 000 s5.1's seven of order 500 take flops (3 to 1000). */
+static cal_shape choose_shape(const hl_config *cfg, size_t nprocs)
+{
+	cal_shape c = { CAL_N, CAL_N, CAL_REPS, "" };
+	hl_kernel k = cfg->kernel;
+	if (k != HL_KERNEL_LU && k != HL_KERNEL_QR && k != HL_KERNEL_CHOL && k != HL_KERNEL_MM) {
+		snprintf(c.why, sizeof c.why, "000 s5.1's order %d (kernel %s has no block update)",
+		         CAL_N, hl_kernel_name(k));
+		return c;
+	}
+	double local = ceil((double)cfg->n / sqrt((double)(nprocs ? nprocs : 1)));
+	c.m = local > CAL_MAX_ORDER ? CAL_MAX_ORDER : local < (double)cfg->nb ? cfg->nb : (size_t)local;
+	c.k = cfg->nb < c.m ? cfg->nb : c.m;
+	double reps = round((double)CAL_REPS * CAL_N * CAL_N * CAL_N /
+	                    ((double)c.m * (double)c.m * (double)c.k));
+	c.reps = reps < 3 ? 3 : reps > 1000 ? 1000 : (size_t)reps;
+	snprintf(c.why, sizeof c.why, "%s's trailing update at n = %zu, nb = %zu", hl_kernel_name(k),
+	         cfg->n, cfg->nb);
+	return c;
 }
 
 /* The measured ms per DGEMM: a table or --json on stdout, -o NEWFILE. */
@@ -48,7 +89,10 @@ static int calibrate_output(const hl_config *cfg, const double *ms, int json, co
 		jw w;
 		jw_init(&w, stdout);
 		jw_obj(&w);
-		jw_key(&w, "dgemm_order"); jw_uint(&w, CAL_N);
+		jw_key(&w, "dgemm_order"); jw_uint(&w, shape.m);
+		jw_key(&w, "dgemm_k"); jw_uint(&w, shape.k);
+		jw_key(&w, "reps"); jw_uint(&w, shape.reps);
+		jw_key(&w, "dgemm_why"); jw_str(&w, shape.why);
 		jw_key(&w, "unit"); jw_str(&w, "ms per DGEMM");
 		jw_key(&w, "machines");
 		jw_arr(&w);
@@ -123,18 +167,56 @@ static int parse_args(int argc, char **argv, cal_args *a)
 	return 0;
 }
 
-/* The job: one process per machine, in list order: the cyclic baseline
- * of a 1d plan of the same machines, running the probe with args. */
-static hl_config probe_job(const hl_config *cfg, char *probe, char **args)
+/* The probes: one per core, in list order, a `cores: c` machine being c
+ * one-core machines of 1/c its speed on its CPUs (hostfile.h), so that
+ * every core of a node is busy; owner[j]: probe j's machine.  The job's
+ * machines are malloc'd (free them alone: the names and hosts are cfg's). */
+static hl_machine *probe_machines(const hl_config *cfg, size_t *n, size_t **owner)
+{
+	size_t total = 0;
+	for (size_t m = 0; m < cfg->nmachines; m++)
+		total += cfg->machines[m].cores ? cfg->machines[m].cores : 1;
+	hl_machine *pm = malloc((total ? total : 1) * sizeof *pm);
+	*owner = malloc((total ? total : 1) * sizeof **owner);
+	if (pm == NULL || *owner == NULL) {
+		free(pm);
+		free(*owner);
+		return NULL;
+	}
+	size_t j = 0;
+	for (size_t m = 0; m < cfg->nmachines; m++) {
+		size_t c = cfg->machines[m].cores ? cfg->machines[m].cores : 1;
+		for (size_t i = 0; i < c; i++, j++) {
+			pm[j] = cfg->machines[m];
+			pm[j].cores = 1;
+			pm[j].cycle_time *= (double)c;   /* a core is 1/c of the node */
+			pm[j].speed /= (double)c;
+			pm[j].emulate_mflops /= (double)c;
+			(*owner)[j] = m;
+		}
+	}
+	*n = total;
+	return pm;
+}
+
+/* The job: one process per probe machine, in list order: the cyclic
+ * baseline of a 1d plan of them, running the probe with args.  n and nb
+ * leave a column block for each (B = the probes). */
+static hl_config probe_job(const hl_config *cfg, hl_machine *pm, size_t npm, char *probe,
+                           char **args)
 {
 	hl_config job = *cfg;
+	job.machines = pm;
+	job.nmachines = npm;
 	job.layout = hl_layout_find("1d");
 	job.layout_cfg = NULL;
 	job.kernel = HL_KERNEL_EXEC;
 	job.program = probe;
 	job.args = args;
-	job.nargs = 2;
-	job.B = cfg->nmachines <= hl_config_blocks(cfg) ? cfg->nmachines : 0;
+	job.nargs = 4;
+	job.nb = 1;
+	job.n = npm > cfg->n ? npm : cfg->n;
+	job.B = npm;
 	job.grid[0] = job.grid[1] = job.panel[0] = job.panel[1] = 0;
 	return job;
 }
@@ -172,36 +254,53 @@ static size_t read_probe_lines(const char *log, size_t nmachines, double *ms)
 	return got;
 }
 
+/* ms[m] of machine m from the probes' pms[j]: a node's cores work at once,
+ * so it does c DGEMMs in their mean time. */
+static void fold(const hl_config *cfg, const double *pms, const size_t *owner, size_t npm,
+                 double *ms)
+{
+	for (size_t j = 0; j < npm; j++)
+		ms[owner[j]] += pms[j];
+	for (size_t m = 0; m < cfg->nmachines; m++) {
+		double c = (double)(cfg->machines[m].cores ? cfg->machines[m].cores : 1);
+		ms[m] = ms[m] / c / c;
+	}
+}
+
 /* Run the probes (paper 000 s5.1) and output what they measured; the
  * exit status. */
 static int measure(const hl_config *cfg, const hl_config *job, const hl_plan *plan,
-                   const cal_args *a)
+                   const size_t *owner, const cal_args *a)
 {
 	char dbuf[PATH_MAX];
 	const char *dir = a->dir ? a->dir : default_dir(cfg, dbuf, sizeof dbuf);
 	hl_run_opts o = { .out_dir = dir, .baseline = 1, .quiet = 1 };
 	hl_run run;
 	if (!a->quiet)
-		fprintf(stderr, "hetlaunch: calibrate: DGEMM %d x %s on %zu machines at once...\n",
-		        CAL_N, CAL_REPS, cfg->nmachines);
+		fprintf(stderr, "hetlaunch: calibrate: DGEMM %zu x %zu x %zu (%s) x %zu, %zu processes "
+		        "at once: every core of the %zu machines busy...\n", shape.m, shape.m, shape.k,
+		        shape.why, shape.reps, job->nmachines, cfg->nmachines);
 	int rc = hl_run_job(job, plan, &o, &run);
-	double *ms = calloc(cfg->nmachines, sizeof *ms);
-	if (rc == 0 && ms == NULL) {
+	double *pms = calloc(job->nmachines, sizeof *pms), *ms = calloc(cfg->nmachines, sizeof *ms);
+	if (rc == 0 && (ms == NULL || pms == NULL)) {
 		fprintf(stderr, "hetlaunch: calibrate: out of memory\n");
 		rc = 1;
 	} else if (rc == 0) {
-		size_t got = read_probe_lines(run.job.log, cfg->nmachines, ms);
-		if (got != cfg->nmachines) {
-			fprintf(stderr, "hetlaunch: calibrate: %zu of %zu machines reported (log: %s/log.txt)\n",
-			        got, cfg->nmachines, run.dir);
+		size_t got = read_probe_lines(run.job.log, job->nmachines, pms);
+		if (got != job->nmachines) {
+			fprintf(stderr, "hetlaunch: calibrate: %zu of %zu processes reported (log: %s/log.txt)\n",
+			        got, job->nmachines, run.dir);
 			rc = 1;
 		}
 	} else if (rc != 0) {
 		fprintf(stderr, "hetlaunch: calibrate: %s%s%s%s\n", run.error,
 		        run.dir[0] ? " (log: " : "", run.dir, run.dir[0] ? "/log.txt)" : "");
 	}
-	if (rc == 0)
+	if (rc == 0) {
+		fold(cfg, pms, owner, job->nmachines, ms);
 		rc = calibrate_output(cfg, ms, a->json, a->out, a->quiet, run.dir);
+	}
+	free(pms);
 	free(ms);
 	hl_run_free(&run);
 	return rc;
@@ -217,15 +316,29 @@ static int calibrate_config(const hl_config *cfg, diag *d, char *probe, const ca
 		fprintf(stderr, "hetlaunch: calibrate: cannot find the Open MPI hl-probe (%s)\n", probe);
 		return 1;
 	}
-	char *args[] = { (char *)"500", (char *)CAL_REPS, NULL };
-	hl_config job = probe_job(cfg, probe, args);
+	size_t npm, *owner;
+	hl_machine *pm = probe_machines(cfg, &npm, &owner);
+	if (pm == NULL) {
+		fprintf(stderr, "hetlaunch: calibrate: out of memory\n");
+		return 1;
+	}
+	shape = choose_shape(cfg, npm);
+	char m[32], reps[32], k[32];
+	snprintf(m, sizeof m, "%zu", shape.m);
+	snprintf(reps, sizeof reps, "%zu", shape.reps);
+	snprintf(k, sizeof k, "%zu", shape.k);
+	char *args[] = { m, reps, (char *)"0", k, NULL };
+	hl_config job = probe_job(cfg, pm, npm, probe, args);
 	hl_plan plan;
+	int rc = 2;
 	if (hl_plan_build(&job, d, &plan) < 0) {
 		diag_print(d, stderr);
-		return 2;
+	} else {
+		rc = measure(cfg, &job, &plan, owner, a);
+		hl_plan_free(&plan);
 	}
-	int rc = measure(cfg, &job, &plan, a);
-	hl_plan_free(&plan);
+	free(pm);
+	free(owner);
 	if (fflush(stdout) != 0 && rc == 0)
 		rc = 1;
 	return rc;

@@ -248,6 +248,9 @@ static int hostfile_emit(const hl_plan *plan, const hostfile_opts *o, diag *d)
 	size_t split = 0;
 	if (o->fmt == HL_HOSTS_MPICH && rc == 0)
 		split = hl_hostfile_split_hosts(plan->cfg, &r);
+	if (rc == 0 && (o->fmt == HL_HOSTS_MPICH || o->fmt == HL_HOSTS_MPICH_GROUPED ||
+	                o->fmt == HL_HOSTS_MPICH_RANKMAP))
+		hl_hydra_mapping_warn(stderr, plan->cfg, &r, o->fmt == HL_HOSTS_MPICH);
 	if (split > 0 && split != (size_t)-1)
 		fprintf(stderr, "hetlaunch: note: %zu %s on more than one line; MPICH treats "
 		        "each line as its own node: pass no -bind-to, or use mpich-grouped "

@@ -375,7 +375,8 @@ static int check_machine_names(diag *d, const yt_node *m, size_t i, const machin
 }
 
 /* The numbers of one entry: one of cycle_time and speed, then the others
- * in the schema's order (the one integer, count, is kept in s->counts). */
+ * in the schema's order (count is kept in s->counts; cores is read again
+ * when the entry is expanded). */
 static int check_machine_fields(diag *d, const yt_node *m, size_t i, const machine_keys *k,
                                 machine_scan *s)
 {
@@ -394,10 +395,12 @@ static int check_machine_fields(diag *d, const yt_node *m, size_t i, const machi
 		const hl_key_def *row = &hl_keys[r];
 		const yt_node *v = k->at[r];
 		double x;
+		size_t cores;
 		if (v == NULL || row->section != HL_KS_MACHINE || row->layouts)
 			continue;
 		if (row->type == HL_KT_SIZE
-		    ? get_size(d, row->name, v, row->lo, row->hi, &s->counts[i]) < 0
+		    ? get_size(d, row->name, v, row->lo, row->hi,
+		               strcmp(row->name, "count") == 0 ? &s->counts[i] : &cores) < 0
 		    : row->type == HL_KT_NUMBER && get_positive(d, row->name, v, &x) < 0)
 			rc = -1;
 	}
@@ -454,8 +457,12 @@ static int expand_machine_entry(diag *d, const yt_node *m, size_t i, size_t coun
 	const yt_node *ct = mkey(&k, "cycle_time"), *speed = mkey(&k, "speed");
 	const yt_node *latency = mkey(&k, "latency_us"), *bandwidth = mkey(&k, "bandwidth_mbps");
 	const yt_node *memory = mkey(&k, "memory_gb"), *emulate = mkey(&k, "emulate_mflops");
+	const yt_node *cores = mkey(&k, "cores");
 	double val, lat = 0.0, bw = 0.0, mem = 0.0, emf = 0.0;
+	size_t ncores = 1;
 	get_positive(d, "", ct ? ct : speed, &val);
+	if (cores)
+		get_size(d, "", cores, 1, (size_t)-1, &ncores);
 	if (latency)
 		get_positive(d, "", latency, &lat);
 	if (bandwidth)
@@ -481,6 +488,7 @@ static int expand_machine_entry(diag *d, const yt_node *m, size_t i, size_t coun
 		hm->bandwidth_mbps = bw;
 		hm->memory_gb = mem;
 		hm->emulate_mflops = emf;
+		hm->cores = ncores;
 		hm->loc.line = m->line;
 		hm->loc.col = m->col;
 		hm->entry = i;

@@ -23,6 +23,8 @@ typedef struct {
 	double bandwidth_mbps;
 	double memory_gb;    /* memory for this machine's processes; 0: unknown */
 	double emulate_mflops; /* emulated speed overriding cycle_time's; 0: none */
+	size_t cores;        /* CPUs this machine owns on its host (1: a processor;
+	                      * more: a node whose speed is all its cores') */
 	hl_loc loc;          /* the list entry */
 	size_t entry;        /* index of that entry in the YAML list */
 } hl_machine;

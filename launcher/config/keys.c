@@ -119,6 +119,9 @@ const hl_key_def hl_keys[] = {
 	        "time per unit of work (exactly one of cycle_time and speed)"),
 	MACHINE("speed", HL_KT_NUMBER, NULL, 0, 0, NULL, "", "work per unit of time (1/cycle_time)"),
 	MACHINE("count", HL_KT_SIZE, NULL, 1, 4096, NULL, "1", "identical processors on that host"),
+	MACHINE("cores", HL_KT_SIZE, NULL, 1, 4096, NULL, "1",
+	        "cores of one machine that is a whole node: its speed is the node's with every core "
+	        "busy, its ranks share those cores"),
 	MACHINE("latency_us", HL_KT_NUMBER, NULL, 0, 0, NULL, "emulate's", "emulated latency per message"),
 	MACHINE("bandwidth_mbps", HL_KT_NUMBER, NULL, 0, 0, NULL, "emulate's",
 	        "emulated bandwidth per port"),

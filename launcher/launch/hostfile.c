@@ -3,6 +3,7 @@
  * probe for Hydra's -rankmap.  What each launcher does with its file, and
  * why each format looks the way it does, is in README "Host files".
  */
+#define _GNU_SOURCE
 #include "hostfile.h"
 
 #include <errno.h>
@@ -100,6 +101,25 @@ static size_t host_ids(const hl_config *cfg, size_t *hid, size_t *slot)
 		pos++;
 	}
 	free(v);
+	return H;
+}
+
+size_t hl_host_groups(const hl_config *cfg, size_t *group)
+{
+	size_t N = cfg->nmachines;
+	size_t *first = malloc((N ? N : 1) * sizeof *first);
+	size_t H = first ? host_ids(cfg, group, NULL) : (size_t)-1;
+	if (H != (size_t)-1) {
+		for (size_t h = 0; h < H; h++)
+			first[h] = SIZE_MAX;
+		size_t next = 0;
+		for (size_t m = 0; m < N; m++) {   /* renumber in order of first appearance */
+			if (first[group[m]] == SIZE_MAX)
+				first[group[m]] = next++;
+			group[m] = first[group[m]];
+		}
+	}
+	free(first);
 	return H;
 }
 
@@ -219,20 +239,27 @@ static void print_mpich(FILE *out, const hl_config *cfg, const hl_ranks *r)
 	}
 }
 
+static size_t cores_of(const hl_machine *m);
+static int machine_cpus(const hl_config *cfg, size_t *cpu);
+
+/* slot=S, or slot=S-E for a machine of several cores (Open MPI's logical
+ * CPUs S to E: its ranks share them). */
 static int print_rankfile(FILE *out, const hl_config *cfg, const hl_ranks *r)
 {
 	size_t N = cfg->nmachines;
-	size_t *hid = malloc((N ? N : 1) * sizeof *hid);
-	size_t *slot = malloc((N ? N : 1) * sizeof *slot);
+	size_t *cpu = malloc((N ? N : 1) * sizeof *cpu);
 	int rc = -1;
-	if (hid && slot && host_ids(cfg, hid, slot) != (size_t)-1) {
-		for (size_t k = 0; k < r->nranks; k++)
-			fprintf(out, "rank %zu=%s slot=%zu\n", k, host_of(cfg, r, k),
-			        slot[r->machine[k]]);
+	if (cpu && machine_cpus(cfg, cpu) == 0) {
+		for (size_t k = 0; k < r->nranks; k++) {
+			size_t m = r->machine[k], c = cores_of(&cfg->machines[m]);
+			fprintf(out, "rank %zu=%s slot=%zu", k, host_of(cfg, r, k), cpu[m]);
+			if (c > 1)
+				fprintf(out, "-%zu", cpu[m] + c - 1);
+			fputc('\n', out);
+		}
 		rc = 0;
 	}
-	free(hid);
-	free(slot);
+	free(cpu);
 	return rc;
 }
 
@@ -467,4 +494,274 @@ int hl_hydra_has_rankmap(const char *mpiexec)
 		rc = 0;
 	free(text);
 	return rc;
+}
+
+/* --- binding ranks to their machines' CPUs -------------------------------------
+ * A machine owns `cores` CPUs of its host (1 by default); the machines that
+ * share a host own consecutive CPUs in machine-list order, so a `count: 64`
+ * entry is CPUs 0..63 and a `cores: 64` machine is CPUs 0..63 too, shared by
+ * all its ranks (002 s2.3: a machine's processes share its processors). */
+
+static size_t cores_of(const hl_machine *m)
+{
+	return m->cores ? m->cores : 1;
+}
+
+/* cpu[m]: machine m's first CPU on its host.  0, or -1 when out of memory. */
+static int machine_cpus(const hl_config *cfg, size_t *cpu)
+{
+	size_t N = cfg->nmachines;
+	size_t *hid = malloc((N ? N : 1) * sizeof *hid);
+	size_t *next = calloc(N ? N : 1, sizeof *next);
+	int rc = -1;
+	if (hid && next && host_ids(cfg, hid, NULL) != (size_t)-1) {
+		for (size_t m = 0; m < N; m++) {
+			cpu[m] = next[hid[m]];
+			next[hid[m]] += cores_of(&cfg->machines[m]);
+		}
+		rc = 0;
+	}
+	free(hid);
+	free(next);
+	return rc;
+}
+
+/* The processors of one `count:` entry are identical, so which of its
+ * CPUs each gets is free: srun and Hydra get them in the order the ranks
+ * first use them on the host (0, 1, 2, ... on every node, one list that
+ * fits all), an entry keeping its block of CPUs.  An entry's machines are
+ * consecutive in the list, on one host.  0, or -1 when out of memory. */
+static int renumber_by_use(const hl_config *cfg, const hl_ranks *r, size_t *cpu)
+{
+	size_t N = cfg->nmachines;
+	size_t *lead = malloc((N ? N : 1) * sizeof *lead), *used = calloc(N ? N : 1, sizeof *used);
+	size_t *base = malloc((N ? N : 1) * sizeof *base);
+	char *seen = calloc(N ? N : 1, 1);
+	int rc = lead && used && base && seen ? 0 : -1;
+	if (rc == 0)
+		memcpy(base, cpu, (N ? N : 1) * sizeof *base);
+	for (size_t m = 0; rc == 0 && m < N; m++) {
+		const hl_machine *a = &cfg->machines[m], *b = m ? &cfg->machines[m - 1] : NULL;
+		lead[m] = b && a->entry == b->entry && strcmp(a->host, b->host) == 0 ? lead[m - 1] : m;
+	}
+	for (size_t k = 0; rc == 0 && k < r->nranks; k++) {
+		size_t m = r->machine[k], l = lead[m];
+		if (!seen[m]) {
+			seen[m] = 1;
+			cpu[m] = base[l] + used[l];
+			used[l] += cores_of(&cfg->machines[m]);
+		}
+	}
+	free(lead);
+	free(used);
+	free(base);
+	free(seen);
+	return rc;
+}
+
+/* Whether the ranks use more than one CPU of some host: only then is there
+ * a binding to make (a host that is one machine of one core keeps the
+ * command it always had). */
+static int binding_matters(const hl_config *cfg, const hl_ranks *r, const size_t *cpu)
+{
+	for (size_t k = 0; k < r->nranks; k++) {
+		const hl_machine *m = &cfg->machines[r->machine[k]];
+		if (cores_of(m) > 1 || cpu[r->machine[k]] > 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* node[k]: the launcher's node of rank k: its host (srun, Hydra with
+ * -rankmap), or its line of the plain mpich file (Hydra starts a proxy
+ * per line).  Returns 0, or -1 when out of memory. */
+static int launcher_nodes(const hl_config *cfg, const hl_ranks *r, int per_line, size_t *node)
+{
+	size_t N = cfg->nmachines;
+	size_t *hid = malloc((N ? N : 1) * sizeof *hid);
+	if (hid == NULL || host_ids(cfg, hid, NULL) == (size_t)-1) {
+		free(hid);
+		return -1;
+	}
+	size_t line = 0;
+	for (size_t k = 0; k < r->nranks; k++) {
+		size_t h = hid[r->machine[k]];
+		if (per_line && k > 0 && h != hid[r->machine[k - 1]])
+			line++;
+		node[k] = per_line ? line : h;
+	}
+	free(hid);
+	return 0;
+}
+
+/* The one list of CPU sets, by local index on a node, that every node's
+ * ranks agree with (srun and Hydra apply one list to every node): set i is
+ * (first[i], cores[i]); *len its length.  0, -1 (out of memory) or -2 (two
+ * nodes need different sets at one local index). */
+static int common_list(const hl_config *cfg, const hl_ranks *r, const size_t *node,
+                       const size_t *cpu, size_t *first, size_t *cores, size_t *len)
+{
+	size_t R = r->nranks;
+	size_t *local = calloc(R + cfg->nmachines + 1, sizeof *local);   /* node ids < R + N */
+	if (local == NULL)
+		return -1;
+	*len = 0;
+	int rc = 0;
+	for (size_t k = 0; k < R && rc == 0; k++) {
+		size_t m = r->machine[k], l = local[node[k]]++;
+		size_t c = cores_of(&cfg->machines[m]);
+		if (l == *len) {
+			first[l] = cpu[m];
+			cores[l] = c;
+			(*len)++;
+		} else if (first[l] != cpu[m] || cores[l] != c) {
+			rc = -2;
+		}
+	}
+	free(local);
+	return rc;
+}
+
+/* Set i of the list as the launcher writes it: srun's map_cpu (one CPU) or
+ * mask_cpu (hexadecimal, bit c for CPU c), Hydra's user binding (CPUs
+ * joined by '+'). */
+static int print_set(FILE *f, hl_bind_style style, int masks, size_t first, size_t cores)
+{
+	if (style == HL_BIND_HYDRA) {
+		for (size_t c = 0; c < cores; c++)
+			fprintf(f, "%s%zu", c ? "+" : "", first + c);
+	} else if (!masks) {
+		fprintf(f, "%zu", first);
+	} else {
+		static const char hex[] = "0123456789abcdef";
+		size_t end = first + cores, digits = (end + 3) / 4;
+		fputs("0x", f);
+		for (size_t d = digits; d-- > 0;) {
+			unsigned v = 0;
+			for (size_t b = 0; b < 4; b++)
+				v |= (4 * d + b >= first && 4 * d + b < end) << b;
+			fputc(hex[v], f);
+		}
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+static char *format_list(hl_bind_style style, const size_t *first, const size_t *cores,
+                         size_t len)
+{
+	int masks = 0;
+	for (size_t i = 0; i < len; i++)
+		masks |= cores[i] > 1;
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+	if (f == NULL)
+		return NULL;
+	fputs(style == HL_BIND_HYDRA ? "user:" : masks ? "mask_cpu:" : "map_cpu:", f);
+	int bad = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (i)
+			fputc(',', f);
+		bad |= print_set(f, style, masks, first[i], cores[i]);
+	}
+	if (fclose(f) != 0 || bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int hl_bind_list(const hl_config *cfg, const hl_ranks *r, hl_bind_style style, int per_line,
+                 char **out)
+{
+	size_t N = cfg->nmachines, R = r->nranks;
+	size_t *cpu = malloc((N ? N : 1) * sizeof *cpu);
+	size_t *node = malloc((R ? R : 1) * sizeof *node);
+	size_t *first = malloc((R ? R : 1) * sizeof *first);
+	size_t *cores = malloc((R ? R : 1) * sizeof *cores);
+	size_t len = 0;
+	int rc = -1;
+	*out = NULL;
+	if (cpu && node && first && cores && machine_cpus(cfg, cpu) == 0 &&
+	    renumber_by_use(cfg, r, cpu) == 0) {
+		rc = 1;
+		if (binding_matters(cfg, r, cpu))
+			rc = launcher_nodes(cfg, r, per_line, node) < 0 ? -1
+			     : common_list(cfg, r, node, cpu, first, cores, &len);
+		if (rc == 0 && (*out = format_list(style, first, cores, len)) == NULL)
+			rc = -1;
+	}
+	free(cpu);
+	free(node);
+	free(first);
+	free(cores);
+	return rc;
+}
+
+/* --- Hydra's node map ------------------------------------------------------------
+ * Hydra hands every rank the rank-to-node map as the PMI value
+ * PMI_process_mapping, "(vector,(node,nodes,ranks),...)": one block per
+ * run of nodes holding equal runs of consecutive ranks (MPICH 4.0's
+ * HYD_pmcd_pmi_process_mapping).  A PMI value has at most MAXVALLEN = 1024
+ * bytes (src/pm/hydra/pm/pmiserv/pmi_common.h), and Hydra leaves the map out
+ * when it is longer (pmiserv_utils.c: `if (strlen(mapping) > MAXVALLEN)`).
+ * Newer MPICH (MPL_rankmap_array_to_str) also folds repeated patterns,
+ * so this length is an upper bound there. */
+static size_t digits(size_t x)
+{
+	size_t d = 1;
+	while (x >= 10) {
+		x /= 10;
+		d++;
+	}
+	return d;
+}
+
+static size_t block_len(size_t node, size_t nodes, size_t ranks)
+{
+	return 4 + digits(node) + digits(nodes) + digits(ranks);   /* "(a,b,c)" */
+}
+
+size_t hl_hydra_mapping_len(const hl_config *cfg, const hl_ranks *r, int per_line)
+{
+	size_t R = r->nranks;
+	size_t *node = malloc((R ? R : 1) * sizeof *node);
+	if (node == NULL || launcher_nodes(cfg, r, per_line, node) < 0) {
+		free(node);
+		return (size_t)-1;
+	}
+	size_t len = strlen("(vector)"), bnode = 0, bnodes = 0, branks = 0;
+	for (size_t k = 0; k < R;) {
+		size_t run = 1;
+		while (k + run < R && node[k + run] == node[k])
+			run++;
+		if (bnodes && run == branks && node[k] == bnode + bnodes) {
+			bnodes++;   /* the next node with as many ranks: the same block */
+		} else {
+			if (bnodes)
+				len += 1 + block_len(bnode, bnodes, branks);
+			bnode = node[k];
+			bnodes = 1;
+			branks = run;
+		}
+		k += run;
+	}
+	if (bnodes)
+		len += 1 + block_len(bnode, bnodes, branks);
+	free(node);
+	return len;
+}
+
+void hl_hydra_mapping_warn(FILE *err, const hl_config *cfg, const hl_ranks *r, int per_line)
+{
+	size_t len = hl_hydra_mapping_len(cfg, r, per_line);
+	if (len == (size_t)-1 || len <= HL_HYDRA_MAPPING_MAX)
+		return;
+	fprintf(err, "hetlaunch: warning: Hydra passes the ranks their node map "
+	        "(PMI_process_mapping) in at most %d bytes and leaves it out when longer; "
+	        "these %zu ranks need %zu (MPICH 4.0's encoding), so MPICH must find the ranks "
+	        "that share a node another way, and PMI clients that need the map fail in "
+	        "MPI_Init: use layout 1d's order: grouped (each machine's ranks together), srun in a Slurm "
+	        "allocation, or mpi: openmpi (a rankfile has no such limit)\n",
+	        HL_HYDRA_MAPPING_MAX, r->nranks, len);
 }

@@ -37,6 +37,11 @@ typedef enum {
 /* For usage messages. */
 #define HL_HOSTS_FORMATS "mpich, mpich-grouped, mpich-rankmap, openmpi, openmpi-seq, slurm"
 
+/* group[m]: the number of machine m's host, 0, 1, ... in order of first
+ * appearance in the machine list (equal `host` strings are one host).
+ * Returns the number of hosts, or (size_t)-1 when out of memory. */
+size_t hl_host_groups(const hl_config *cfg, size_t *group);
+
 /* Returns 0 and sets *fmt, or -1 if name is not one of HL_HOSTS_FORMATS. */
 int hl_hosts_format_parse(const char *name, hl_hosts_format *fmt);
 const char *hl_hosts_format_name(hl_hosts_format fmt);
@@ -100,5 +105,40 @@ char *hl_hydra_rankmap(const hl_config *cfg, const hl_ranks *r);
  */
 #define HL_HELP_TIMEOUT_MS 5000
 int hl_hydra_has_rankmap(const char *mpiexec);
+
+/*
+ * hl_bind_list -- the launcher's option value that binds every rank to its
+ * machine's CPUs: a machine owns `cores` CPUs of its host (1 by default),
+ * the machines that share a host owning consecutive CPUs in machine-list
+ * order (the rankfile's slots).  srun and Hydra take ONE list, applied on
+ * every node by the rank's local index there, so the ranks of every node
+ * must agree with it.
+ *   style     HL_BIND_SRUN: "map_cpu:0,1,..." (one CPU each) or
+ *             "mask_cpu:0x3,0xc,..." (several); HL_BIND_HYDRA:
+ *             "user:0,1,..." or "user:0+1,2+3,..." (-bind-to's value)
+ *   per_line  1: Hydra's nodes are the plain mpich file's lines (it starts
+ *             a proxy per line); 0: hosts (srun, Hydra with -rankmap)
+ *   out       malloc'd value, or NULL
+ * Returns 0 (*out set), 1 (nothing to bind: every host of the plan is one
+ * machine of one core), -2 (two nodes need different lists: not bindable
+ * by this launcher) or -1 (out of memory).
+ */
+typedef enum { HL_BIND_SRUN, HL_BIND_HYDRA } hl_bind_style;
+
+/*
+ * hl_hydra_mapping_len -- the length of the node map Hydra gives the ranks
+ * (PMI_process_mapping, MPICH 4.0's encoding) for these ranks: per_line 1
+ * with the plain mpich file (a node per line), 0 with the grouped list and
+ * -rankmap (a node per host).  Hydra drops a map longer than
+ * HL_HYDRA_MAPPING_MAX.  (size_t)-1 when out of memory.
+ */
+#define HL_HYDRA_MAPPING_MAX 1024
+size_t hl_hydra_mapping_len(const hl_config *cfg, const hl_ranks *r, int per_line);
+
+/* The warning for a map over HL_HYDRA_MAPPING_MAX bytes, on err (one line;
+ * nothing when it fits). */
+void hl_hydra_mapping_warn(FILE *err, const hl_config *cfg, const hl_ranks *r, int per_line);
+int hl_bind_list(const hl_config *cfg, const hl_ranks *r, hl_bind_style style, int per_line,
+                 char **out);
 
 #endif

@@ -769,6 +769,8 @@ static int push_hosts(job_state *j, int *oom)
 	char path[PATH_MAX + 64];
 	if (j->cfg->emulate)
 		return 0;
+	if (!j->slurm && !j->ompi && !j->o->quiet)
+		hl_hydra_mapping_warn(stderr, j->cfg, &j->ranks, !j->rankmap);
 	if (!j->rankmap) {
 		*oom |= argv_push(a, "-f") | argv_pushf(a, "%s/hosts.mpich", j->cwd);
 		return 0;
@@ -782,6 +784,35 @@ static int push_hosts(job_state *j, int *oom)
 	*oom |= map == NULL || argv_push(a, "-rankmap") || argv_push(a, map);
 	free(map);
 	return 0;
+}
+
+/* The binding option's value for this launcher (hostfile.h, hl_bind_list),
+ * or NULL: none needed, or none possible, which is said on stderr (the
+ * plan then runs unbound, as before; Open MPI's rankfile binds any plan). */
+static char *bind_value(job_state *j, hl_bind_style style, int *oom)
+{
+	char *v = NULL;
+	int rc = hl_bind_list(j->cfg, &j->ranks, style, style == HL_BIND_HYDRA && !j->rankmap, &v);
+	*oom |= rc == -1;
+	if (rc == -2 && !j->o->quiet)
+		fprintf(stderr, "hetlaunch: note: ranks not bound to their cores: %s takes one "
+		        "CPU list for every node, and the plan's nodes need different ones "
+		        "(mpi: openmpi binds each rank by its rankfile)\n",
+		        style == HL_BIND_SRUN ? "srun --cpu-bind" : "mpiexec.hydra -bind-to user:");
+	return v;
+}
+
+/* Hydra's -bind-to user:..., on real hosts under Hydra itself. */
+static int push_binding(job_state *j)
+{
+	int oom = 0;
+	if (j->cfg->emulate || j->slurm || j->ompi)
+		return 0;
+	char *v = bind_value(j, HL_BIND_HYDRA, &oom);
+	if (v)
+		oom |= argv_push(&j->argv, "-bind-to") | argv_push(&j->argv, v);
+	free(v);
+	return oom;
 }
 
 /* The -genv NAME VALUE the ranks get, in this order, each when it applies. */
@@ -832,6 +863,7 @@ static int job_command(job_state *j)
 		oom |= argv_push(a, DEFAULT_MPIEXEC);
 	if ((st = push_hosts(j, &oom)) != 0)
 		return st;
+	oom |= push_binding(j);
 	oom |= argv_push(a, "-n") | argv_pushf(a, "%zu", j->ranks.nranks);
 	oom |= push_genv(j);
 	oom |= argv_push(a, j->program);
@@ -854,7 +886,11 @@ static int job_launcher(job_state *j)
 	char path[PATH_MAX + 64];
 	char **other = NULL;
 	snprintf(path, sizeof path, "%s/hosts.slurm", j->cwd);
-	if (j->slurm && hl_slurm_argv(j->argv.v, path, &other, &run->job_env) < 0)
+	int oom = 0;
+	char *bind = j->slurm ? bind_value(j, HL_BIND_SRUN, &oom) : NULL;
+	int bad = oom || (j->slurm && hl_slurm_argv(j->argv.v, path, bind, &other, &run->job_env) < 0);
+	free(bind);
+	if (bad)
 		return fail(run, 1, "cannot make the srun command (out of memory, or a comma in %s)",
 		            j->preload);
 	snprintf(path, sizeof path, "%s/hosts.openmpi", j->cwd);

@@ -60,7 +60,8 @@ void hl_strv_free(char **v)
 	free(v);
 }
 
-int hl_slurm_argv(char *const *hydra, const char *hostfile, char ***argv, char ***env)
+int hl_slurm_argv(char *const *hydra, const char *hostfile, const char *cpu_bind, char ***argv,
+                  char ***env)
 {
 	strv a = { 0 }, e = { 0 };
 	const char *ntasks = NULL, *preload = NULL;
@@ -96,6 +97,8 @@ int hl_slurm_argv(char *const *hydra, const char *hostfile, char ***argv, char *
 		/* The method starts more processes than a machine has processors. */
 		bad |= push(&a, strdup("--overcommit"));
 		bad |= push(&a, join("--ntasks=", ntasks));
+		if (cpu_bind)   /* each rank on its machine's cores (hostfile.h) */
+			bad |= push(&a, join("--cpu-bind=", cpu_bind));
 		bad |= push(&a, strdup("--kill-on-bad-exit=1"));
 		bad |= push(&a, preload ? join("--export=ALL,LD_PRELOAD=", preload) : strdup("--export=ALL"));
 		for (; hydra[i]; i++)

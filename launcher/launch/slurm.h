@@ -27,8 +27,10 @@ int hl_slurm_wanted(const hl_config *cfg);
  * hl_slurm_argv -- the srun command for the Hydra command hetlaunch built.
  *   hydra     in   mpiexec.hydra [-f FILE] -n N {-genv NAME VALUE} PROGRAM ARGS...
  *   hostfile  in   the plan's `slurm` host file (absolute path)
+ *   cpu_bind  in   --cpu-bind's value (hl_bind_list's map_cpu:/mask_cpu:), or
+ *                  NULL: no binding
  *   argv      out  srun --mpi=pmi2 --distribution=arbitrary --overcommit -n N
- *                  --kill-on-bad-exit=1 --export=ALL[,LD_PRELOAD=...] PROGRAM ARGS...
+ *                  [--cpu-bind=...] --kill-on-bad-exit=1 --export=ALL[,LD_PRELOAD=...] PROGRAM ARGS...
  *   env       out  NAME=VALUE for the srun process: every -genv but LD_PRELOAD
  *                  (srun passes its environment on to the tasks; LD_PRELOAD
  *                  goes by --export, so that srun itself does not load the
@@ -36,7 +38,8 @@ int hl_slurm_wanted(const hl_config *cfg);
  * Both NULL-terminated, malloc'd (free with hl_strv_free).  Returns 0, or -1
  * when out of memory or the Hydra command is not of that form.
  */
-int hl_slurm_argv(char *const *hydra, const char *hostfile, char ***argv, char ***env);
+int hl_slurm_argv(char *const *hydra, const char *hostfile, const char *cpu_bind, char ***argv,
+                  char ***env);
 
 void hl_strv_free(char **v);
 

@@ -8,11 +8,13 @@
  *
  * SECONDS_PER_DGEMM is the mean over the REPS DGEMMs, timed together.
  *
- * usage: mpiexec -n P hl-probe [N [REPS [SYNC]]]   (defaults 500 7 0)
+ * usage: mpiexec -n P hl-probe [N [REPS [SYNC [K]]]]   (defaults 500 7 0 N)
  *        mpiexec -n 2 hl-probe pingpong ITER      (the runtime's cost per
  *        round trip of 8 bytes)
  * SYNC = 1 times from one barrier to the next (the slowest rank's time,
- * for processes that share a machine); 0 times each rank alone.
+ * for processes that share a machine); 0 times each rank alone.  K < N
+ * makes the DGEMM N x N x K (m n k), the shape of a blocked factorization's
+ * trailing update with block size K: `calibrate` times the plan's nb.
  *
  * Built with mpicc.mpich against the reference BLAS; runs under the
  * runtime (LD_PRELOAD) like any other program: MPI_Wtime is where the
@@ -58,23 +60,25 @@ int main(int argc, char **argv)
 	int n = argc > 1 ? atoi(argv[1]) : 500;
 	int reps = argc > 2 ? atoi(argv[2]) : 7;
 	int sync = argc > 3 ? atoi(argv[3]) : 0;
-	if (n <= 0 || reps <= 0) {
+	int kk = argc > 4 ? atoi(argv[4]) : n;
+	if (n <= 0 || reps <= 0 || kk <= 0) {
 		if (rank == 0)
-			fprintf(stderr, "usage: hl-probe [N [REPS [SYNC]]]\n");
+			fprintf(stderr, "usage: hl-probe [N [REPS [SYNC [K]]]]\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
-	size_t nn = (size_t)n * (size_t)n;
-	double *a = malloc(nn * sizeof *a), *b = malloc(nn * sizeof *b), *c = malloc(nn * sizeof *c);
+	size_t nn = (size_t)n * (size_t)n, nk = (size_t)n * (size_t)kk;
+	double *a = malloc(nk * sizeof *a), *b = malloc(nk * sizeof *b), *c = malloc(nn * sizeof *c);
 	if (a == NULL || b == NULL || c == NULL)
 		MPI_Abort(MPI_COMM_WORLD, 1);
-	for (size_t i = 0; i < nn; i++) {
+	for (size_t i = 0; i < nk; i++) {
 		a[i] = (double)(i % 7) - 3.0;
 		b[i] = (double)(i % 5) * 0.5;
-		c[i] = 0.0;
 	}
+	for (size_t i = 0; i < nn; i++)
+		c[i] = 0.0;
 	const double one = 1.0, zero = 0.0;
 	/* warm the caches and the pages outside the timing */
-	dgemm_("N", "N", &n, &n, &n, &one, a, &n, b, &n, &zero, c, &n);
+	dgemm_("N", "N", &n, &n, &kk, &one, a, &n, b, &kk, &zero, c, &n);
 	MPI_Barrier(MPI_COMM_WORLD);
 	/* All the repetitions in one timing: every machine's DGEMMs then run
 	 * for real at the same time, under the same contention, and only the
@@ -82,7 +86,7 @@ int main(int argc, char **argv)
 	 * ratios less steadily: up to 4% off against 2.6%). */
 	double t0 = MPI_Wtime();
 	for (int r = 0; r < reps; r++)
-		dgemm_("N", "N", &n, &n, &n, &one, a, &n, b, &n, &zero, c, &n);
+		dgemm_("N", "N", &n, &n, &kk, &one, a, &n, b, &kk, &zero, c, &n);
 	if (sync)
 		MPI_Barrier(MPI_COMM_WORLD);
 	double t = MPI_Wtime() - t0;

@@ -20,29 +20,83 @@
 #include "balance.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fsutil.h"
+#include "hostfile.h"
 #include "spawn.h"
 
-/* Mean compute and wait of machine m's ranks in run r; 0 ranks: -1. */
-static int machine_mean(const hl_run *r, size_t m, double *comp, double *wait)
+/* Bar b of the picture: its machines' processes in run i summed in. */
+static void add_run(hl_balance_bar *bars, const size_t *bar_of, const hl_balance_run *r, int i)
 {
-	size_t cnt = 0;
-	*comp = *wait = 0.0;
-	for (size_t k = 0; r->rank_machine && k < r->nranks && k < r->results.nranks; k++)
-		if (r->rank_machine[k] == m) {
-			*comp += r->results.ranks[k].compute;
-			*wait += r->results.ranks[k].wait;
-			cnt++;
+	for (size_t k = 0; r->machine && r->times && k < r->nranks; k++) {
+		hl_balance_bar *b = &bars[bar_of[r->machine[k]]];
+		b->procs[i]++;
+		b->compute[i] += r->times[k].compute;
+		b->total[i] += r->times[k].compute + r->times[k].wait;
+	}
+}
+
+/* "name:C/H" (processes in the cyclic and the planned run), "name:dropped"
+ * when the plan gives it none; a host's bar says how many machines it is. */
+static void label_bar(hl_balance_bar *b, const char *name, size_t machines)
+{
+	char what[24];
+	if (machines > 1)
+		snprintf(what, sizeof what, "[%zu]", machines);
+	else
+		what[0] = '\0';
+	if (b->procs[1] == 0)
+		snprintf(b->label, sizeof b->label, "%.60s%s:dropped", name, what);
+	else
+		snprintf(b->label, sizeof b->label, "%.60s%s:%zu/%zu", name, what, b->procs[0],
+		         b->procs[1]);
+	for (size_t i = 0; i < 2; i++) {
+		b->compute[i] = b->procs[i] ? b->compute[i] / (double)b->procs[i] : NAN;
+		b->total[i] = b->procs[i] ? b->total[i] / (double)b->procs[i] : NAN;
+	}
+}
+
+size_t hl_balance_bars(const hl_config *cfg, const hl_balance_run run[2], hl_balance_bar **out)
+{
+	size_t N = cfg->nmachines, nbars = N;
+	size_t *bar_of = malloc((N ? N : 1) * sizeof *bar_of);
+	*out = NULL;
+	if (bar_of == NULL)
+		return (size_t)-1;
+	/* Over HL_BALANCE_BY_HOST machines the bars are hosts: 288 bars of
+	 * cores cannot be read, a bar per node can. */
+	if (N > HL_BALANCE_BY_HOST)
+		nbars = hl_host_groups(cfg, bar_of);
+	else
+		for (size_t m = 0; m < N; m++)
+			bar_of[m] = m;
+	hl_balance_bar *bars = nbars == (size_t)-1 ? NULL : calloc(nbars ? nbars : 1, sizeof *bars);
+	size_t *machines = bars ? calloc(nbars ? nbars : 1, sizeof *machines) : NULL;
+	const char **name = machines ? calloc(nbars ? nbars : 1, sizeof *name) : NULL;
+	if (name != NULL) {
+		for (size_t m = 0; m < N; m++) {
+			machines[bar_of[m]]++;
+			if (name[bar_of[m]] == NULL)
+				name[bar_of[m]] = N > HL_BALANCE_BY_HOST ? cfg->machines[m].host
+				                                         : cfg->machines[m].name;
 		}
-	if (cnt == 0)
-		return -1;
-	*comp /= (double)cnt;
-	*wait /= (double)cnt;
-	return 0;
+		add_run(bars, bar_of, &run[0], 0);
+		add_run(bars, bar_of, &run[1], 1);
+		for (size_t b = 0; b < nbars; b++)
+			label_bar(&bars[b], name[b], machines[b]);
+		*out = bars;
+	} else {
+		free(bars);
+		nbars = (size_t)-1;
+	}
+	free(name);
+	free(machines);
+	free(bar_of);
+	return nbars;
 }
 
 typedef struct {
@@ -50,31 +104,30 @@ typedef struct {
 	const hl_run *cyc, *het;
 	const char *png;         /* what fill_png writes */
 	size_t png_len;
+	hl_balance_bar *bars;
+	size_t nbars;
 } balance_ctx;
 
-/* One row per machine: x, name, cyclic compute, cyclic total, hetero
- * compute, hetero total ("NaN" where a run had no process there). */
+/* One row per bar: x, label, cyclic compute, cyclic total, hetero compute,
+ * hetero total ("NaN" where a run had no process there). */
 static void rows(FILE *f, const balance_ctx *c)
 {
-	for (size_t m = 0; m < c->cfg->nmachines; m++) {
-		double cc, cw, hc, hw;
-		int cok = machine_mean(c->cyc, m, &cc, &cw) == 0;
-		int hok = machine_mean(c->het, m, &hc, &hw) == 0;
-		fprintf(f, "%zu %s", m, c->cfg->machines[m].name);
-		if (cok)
-			fprintf(f, " %.6f %.6f", cc, cc + cw);
-		else
-			fprintf(f, " NaN NaN");
-		if (hok)
-			fprintf(f, " %.6f %.6f\n", hc, hc + hw);
-		else
-			fprintf(f, " NaN NaN\n");
+	for (size_t b = 0; b < c->nbars; b++) {
+		const hl_balance_bar *x = &c->bars[b];
+		fprintf(f, "%zu %s", b, x->label);
+		for (int i = 0; i < 2; i++)
+			if (x->procs[i])
+				fprintf(f, " %.6f %.6f", x->compute[i], x->total[i]);
+			else
+				fprintf(f, " NaN NaN");
+		fputc('\n', f);
 	}
 }
 
 static int fill_dat(FILE *f, void *arg)
 {
-	fprintf(f, "# x machine cyclic_compute cyclic_total hetero_compute hetero_total (s)\n");
+	fprintf(f, "# x machine:cyclic/hetero_processes (host[machines]: when by host) cyclic_compute "
+	        "cyclic_total hetero_compute hetero_total (s)\n");
 	rows(f, arg);
 	return ferror(f) ? -1 : 0;
 }
@@ -96,7 +149,10 @@ static void gp_plot(FILE *f, const balance_ctx *c, const char *src)
 {
 	fputs("set title ", f);
 	gp_quoted(f, c->cfg->name);
-	fputs(".': mean per process of each machine, cyclic (left) and hetero (right)'\n", f);
+	fprintf(f, ".': mean per process of each %s, cyclic (left) and hetero (right); "
+	        "label: %s:processes cyclic/hetero'\n", c->cfg->nmachines > HL_BALANCE_BY_HOST ?
+	        "host" : "machine", c->cfg->nmachines > HL_BALANCE_BY_HOST ? "host[machines]" :
+	        "machine");
 	fprintf(f, "set ylabel 'seconds'\n"
 	        "set style fill solid 1.0 border -1\n"
 	        "set boxwidth 0.35\n"
@@ -188,18 +244,30 @@ int hl_balance_png(const char *dir, const hl_config *cfg, const hl_run *cyc, con
 		snprintf(msg, len, "no balance.png: the program printed no per-rank times");
 		return 1;
 	}
-	char path[PATH_MAX + 64], err[512];
-	balance_ctx c = { cfg, cyc, het, NULL, 0 };
+	char path[PATH_MAX + 64], err[512] = "out of memory";
+	balance_ctx c = { cfg, cyc, het, NULL, 0, NULL, 0 };
+	const hl_balance_run runs[2] = {
+		{ cyc->rank_machine, cyc->results.ranks, cyc->nranks < cyc->results.nranks
+		                                          ? cyc->nranks : cyc->results.nranks },
+		{ het->rank_machine, het->results.ranks, het->nranks < het->results.nranks
+		                                          ? het->nranks : het->results.nranks },
+	};
+	c.nbars = hl_balance_bars(cfg, runs, &c.bars);
+	int rc = c.nbars == (size_t)-1 ? -1 : 0;
 	snprintf(path, sizeof path, "%s/balance.dat", dir);
-	int rc = hl_write_atomic(path, fill_dat, &c, err, sizeof err);
+	if (rc == 0)
+		rc = hl_write_atomic(path, fill_dat, &c, err, sizeof err);
 	snprintf(path, sizeof path, "%s/balance.gp", dir);
 	if (rc == 0)
 		rc = hl_write_atomic(path, fill_gp, &c, err, sizeof err);
 	if (rc < 0) {
 		snprintf(msg, len, "no balance.png: %s", err);
+		free(c.bars);
 		return -1;
 	}
-	if ((rc = draw(dir, &c, msg, len)) != 0)
+	rc = draw(dir, &c, msg, len);
+	free(c.bars);
+	if (rc != 0)
 		return rc;
 	snprintf(msg, len, "balance picture: %s/balance.png", dir);
 	return 0;

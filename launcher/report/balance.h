@@ -9,6 +9,34 @@
 
 #include "run.h"
 
+/* The bars of the picture: a bar per machine, or a bar per host when there
+ * are more than HL_BALANCE_BY_HOST machines (a core per machine on a few
+ * hundred cores). */
+#define HL_BALANCE_BY_HOST 32
+
+/* One run's per-rank times, as the bars read them. */
+typedef struct {
+	const size_t *machine;        /* [nranks] rank -> machine */
+	const hl_rank_time *times;    /* [nranks] */
+	size_t nranks;
+} hl_balance_run;
+
+typedef struct {
+	/* "name:C/H", C and H the processes the cyclic and the planned run
+	 * start there, "name:dropped" when the plan starts none; by host,
+	 * "host[M]:C/H" with M its machines */
+	char label[128];
+	size_t procs[2];               /* [0] cyclic, [1] the plan */
+	double compute[2], total[2];   /* mean per process (s); NaN with none */
+} hl_balance_bar;
+
+/*
+ * hl_balance_bars -- the bars for run[0] (cyclic) and run[1] (the plan),
+ * in machine-list order (hosts in order of first appearance).  *out is
+ * malloc'd.  Returns the number of bars, or (size_t)-1 when out of memory.
+ */
+size_t hl_balance_bars(const hl_config *cfg, const hl_balance_run run[2], hl_balance_bar **out);
+
 /*
  * hl_balance_png -- write balance.dat, balance.gp and balance.png into
  * dir from the per-rank times of both runs.  Returns 0 (msg: where the

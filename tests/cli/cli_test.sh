@@ -485,6 +485,55 @@ for case in "1e308 64 ranks[0].compute" "nan 64 ranks[0].compute" \
 	then ok
 	else bad "calibrate --from a report with compute $c, n $n: exit $rc, want 2 at $field: $(head -2 "$tmp/err")"; fi
 done
+# --- multi-core nodes: each rank bound to its machine's CPUs --------------------
+# configs/modern-cluster.yaml models 288 cores a machine per core (count:);
+# the dry run's command binds every rank to one CPU: Hydra by -bind-to user:,
+# srun (in an allocation: SLURM_JOB_ID, nothing started) by --cpu-bind, Open
+# MPI by the rankfile's slots.  A node model (cores:) binds a node's ranks to
+# all its CPUs (srun: when the nodes have as many cores, one mask fits all).
+MC=configs/modern-cluster.yaml
+"$HETLAUNCH" run $MC --dry-run --out "$tmp/mc-hydra" >"$tmp/out" 2>"$tmp/err"
+check "modern-cluster, Hydra: -bind-to user:0,1,2,... in the dry run's command" \
+	grep -q "^mpiexec.hydra -f [^ ]*/hosts.mpich -bind-to user:0,1,2,3," "$tmp/out"
+check "modern-cluster, Hydra: command.txt has the binding too" \
+	grep -q -- "-bind-to user:0,1,2," "$tmp/mc-hydra/command.txt"
+SLURM_JOB_ID=4242 "$HETLAUNCH" run $MC --dry-run --out "$tmp/mc-srun" >"$tmp/out" 2>"$tmp/err"
+check "modern-cluster, srun: --cpu-bind=map_cpu:0,1,2,... in the dry run's command" \
+	grep -q "srun .*--ntasks=367 --cpu-bind=map_cpu:0,1,2,3,.*,62,63,0,1," "$tmp/out"
+sed 's/^name: modern-cluster/name: modern-ompi\nmpi: openmpi/' $MC >"$tmp/mc-ompi.yaml"
+"$HETLAUNCH" run "$tmp/mc-ompi.yaml" --dry-run --out "$tmp/mc-ompi" >"$tmp/out" 2>"$tmp/err"
+check "modern-cluster, mpirun: the rankfile binds gen3-1's 64 cores to slots 0..63" \
+	test "$(awk '/=gen3-1 slot=/ {sub(/.*slot=/, ""); print}' "$tmp/mc-ompi/hosts.openmpi" | sort -un | tr '\n' ' ')" \
+	= "$(seq 0 63 | tr '\n' ' ')"
+cat >"$tmp/nodes.yaml" <<YAML
+machines:
+  - {name: new, host: n1, speed: 64, cores: 32}
+  - {name: old, host: n2, speed: 32, cores: 32}
+  - {name: big, host: n3, speed: 64, cores: 64}
+n: 20000
+nb: 256
+B: 40
+YAML
+SLURM_JOB_ID=4242 "$HETLAUNCH" run "$tmp/nodes.yaml" --dry-run --out "$tmp/nodes-srun" >"$tmp/out" 2>"$tmp/err"
+check "node model, srun: nodes of 32 and 64 cores need two masks: not bound, and said" \
+	grep -q "ranks not bound to their cores: srun --cpu-bind takes one CPU list" "$tmp/err"
+sed -i '/name: big/d' "$tmp/nodes.yaml"
+SLURM_JOB_ID=4242 "$HETLAUNCH" run "$tmp/nodes.yaml" --dry-run --out "$tmp/nodes-srun" >"$tmp/out" 2>"$tmp/err"
+check "node model, srun: a node's ranks share its 32 CPUs (--cpu-bind=mask_cpu:0xffffffff,...)" \
+	grep -q -- "--cpu-bind=mask_cpu:0xffffffff,0xffffffff," "$tmp/out"
+"$HETLAUNCH" hostfile "$tmp/nodes.yaml" --format openmpi >"$tmp/out" 2>"$tmp/err"
+check "node model, rankfile: slot=0-31 on each node" \
+	test "$(cut -d' ' -f3 "$tmp/out" | sort -u | tr '\n' ' ')" = "slot=0-31 "
+# Hydra's node map (PMI_process_mapping) is at most 1024 bytes: 240 ranks
+# interleaved over 60 hosts need more, and hetlaunch says so.
+{ echo "machines:"; for i in $(seq 0 59); do echo "  - {name: m$i, host: h$i, speed: $((i % 3 + 1))}"; done
+  echo "n: 100000"; echo "nb: 128"; echo "B: 240"; echo "max_procs: 1024"; echo "order: interleaved"; } >"$tmp/many.yaml"
+"$HETLAUNCH" hostfile "$tmp/many.yaml" --format mpich-rankmap >"$tmp/out" 2>"$tmp/err"
+check "a 240-rank rankmap over Hydra's 1024-byte node map: warned, with what to do" \
+	grep -q "PMI_process_mapping) in at most 1024 bytes .* these 240 ranks need 2128 .*order: grouped" "$tmp/err"
+"$HETLAUNCH" hostfile configs/lhpc-lu.yaml --format mpich-rankmap >"$tmp/out" 2>"$tmp/err"
+check "a short rankmap: no warning" test ! -s "$tmp/err"
+
 # --- the schema (launcher/config/keys.c) --------------------------------------------
 # The files generated from it are up to date (scripts/gen-keys rewrites them).
 "$HETLAUNCH" keys --format dict >"$tmp/dict"

@@ -178,6 +178,35 @@ elif grep -q '"overrun_flagged": *true' "$tmp/run-cal/report.json" 2>/dev/null; 
 else bad "calibrate"; cat "$tmp/err"; fi
 check "calibrate -o writes a machine list that plans" "$HETLAUNCH" plan "$tmp/cal-new.yaml" >/dev/null
 
+# A node model: `big` is one machine of 2 cores (cycle_time 50: the node),
+# measured as 2 probes at once whose rates add up; the DGEMM is lu's
+# trailing update at nb = 32, and calibrate says so.
+cat >"$tmp/calnode.yaml" <<YAML
+name: calnode
+machines:
+  - {name: big, cycle_time: 50, cores: 2}
+  - {name: small, cycle_time: 143}
+emulate: {mflops: 600, cycle_time: 100}
+YAML
+if "$HETLAUNCH" calibrate "$tmp/calnode.yaml" --json --out "$tmp/run-calnode" -o "$tmp/calnode-new.yaml" \
+	>"$tmp/cal.json" 2>"$tmp/err" && python3 - "$tmp/cal.json" "$tmp/calnode-new.yaml" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {x["name"]: x for x in d["machines"]}
+r = m["small"]["cycle_time"] / m["big"]["cycle_time"]
+print(f"    node model: small / big {r:.4f}, configured 2.86; DGEMM {d['dgemm_order']} x {d['dgemm_k']}")
+y = open(sys.argv[2]).read()
+sys.exit(0 if abs(r / 2.86 - 1) <= 0.05 and d["dgemm_k"] == 32 and "cores: 2" in y else 1)
+PY
+then ok "calibrate -o on a node model (cores: 2): the node's speed is its two cores', at nb = 32"
+elif grep -q '"overrun_flagged": *true' "$tmp/run-calnode/report.json" 2>/dev/null; then
+	echo "SKIP: calibrate (node model) not judged: this computer could not keep up"
+else bad "calibrate on a node model"; cat "$tmp/err"; fi
+check "calibrate says which DGEMM and how many processes" \
+	grep -q "DGEMM 592 x 592 x 32 (lu's trailing update at n = 1024, nb = 32) x 78, 3 processes" "$tmp/err"
+check "calibrate on a node model: a probe per core (3 processes), the plan's shape" \
+	grep -q -- "-n 3 .*hl-probe 592 78 0 32" "$tmp/run-calnode/command.txt"
+
 # --- 3. stock testers through hetlaunch ------------------------------------
 tester_yaml() { lhpc_yaml "$@" "tester: stock"; }  # NAME LAYOUT KERNEL EXTRA...
 tester_yaml lu1d 1d lu "B: 6"

@@ -266,6 +266,118 @@ static void formats(void **state)
 	assert_string_equal(buf, "rank 0=h1 slot=1\nrank 1=h2 slot=0\nrank 2=h1 slot=0\n");
 }
 
+/* --- binding -------------------------------------------------------------------
+ * The machines above: a and c share h1 (CPUs 0 and 1), b is h2's CPU 0. */
+static char *bind(const hl_config *c, const hl_ranks *r, hl_bind_style st, int per_line,
+                  int want)
+{
+	char *v = NULL;
+	assert_int_equal(hl_bind_list(c, r, st, per_line, &v), want);
+	return v;
+}
+
+static void binding(void **state)
+{
+	(void)state;
+	/* srun: by host, h1's ranks a a c c and h2's b b agree on 0,0,1,1. */
+	char *v = bind(&cfg, &ranks, HL_BIND_SRUN, 0, 0);
+	assert_string_equal(v, "map_cpu:0,0,1,1");
+	free(v);
+	/* Hydra with the plain file: a proxy per line (h1 | h2 | h1 h1 h1 | h2). */
+	v = bind(&cfg, &ranks, HL_BIND_HYDRA, 1, 0);
+	assert_string_equal(v, "user:0,1,1");
+	free(v);
+	/* c first on h1 (CPU 1) but b first on h2 (CPU 0): no one list. */
+	size_t cfirst[3] = { 2, 1, 0 };
+	hl_ranks r3 = { .nprow = 1, .npcol = 3, .nranks = 3, .machine = cfirst };
+	assert_null(bind(&cfg, &r3, HL_BIND_SRUN, 0, -2));
+	/* One machine of one core per host: nothing to bind, as before. */
+	size_t one[2] = { 1, 0 };
+	hl_ranks r2 = { .nprow = 1, .npcol = 2, .nranks = 2, .machine = one };
+	assert_null(bind(&cfg, &r2, HL_BIND_SRUN, 0, 1));
+	assert_null(bind(&cfg, &r2, HL_BIND_HYDRA, 1, 1));
+}
+
+/* A node machine of 2 cores and a one-core machine after it on one host:
+ * CPUs 0-1 and 2; the node's ranks share both of its CPUs. */
+static void binding_cores(void **state)
+{
+	(void)state;
+	hl_machine nm[2] = {
+		{ .name = "node", .host = "h", .cycle_time = 1, .cores = 2 },
+		{ .name = "core", .host = "h", .cycle_time = 1, .cores = 1 },
+	};
+	hl_config nc = { .file = "n.yaml", .machines = nm, .nmachines = 2 };
+	size_t who[3] = { 0, 1, 0 };
+	hl_ranks r = { .nprow = 1, .npcol = 3, .nranks = 3, .machine = who };
+	char *v = bind(&nc, &r, HL_BIND_SRUN, 0, 0);
+	assert_string_equal(v, "mask_cpu:0x3,0x4,0x3");
+	free(v);
+	v = bind(&nc, &r, HL_BIND_HYDRA, 1, 0);
+	assert_string_equal(v, "user:0+1,2,0+1");
+	free(v);
+	char buf[256];
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	assert_int_equal(hl_hostfile_print(f, HL_HOSTS_OPENMPI, &nc, &r), 0);
+	fclose(f);
+	assert_string_equal(buf, "rank 0=h slot=0-1\nrank 1=h slot=2\nrank 2=h slot=0-1\n");
+	/* CPUs 4..9: a mask of three hexadecimal digits. */
+	nm[0].cores = 4;
+	nm[1].cores = 6;
+	v = bind(&nc, &r, HL_BIND_SRUN, 0, 0);
+	assert_string_equal(v, "mask_cpu:0xf,0x3f0,0xf");
+	free(v);
+}
+
+/* Two `count: 2` entries on two hosts, their ranks in other orders: an
+ * entry's identical processors take its CPUs in the order the ranks first
+ * use them, so one list fits both nodes. */
+static void binding_count(void **state)
+{
+	(void)state;
+	hl_machine cm[4] = {
+		{ .name = "e.0", .host = "h1", .cycle_time = 1, .entry = 0 },
+		{ .name = "e.1", .host = "h1", .cycle_time = 1, .entry = 0 },
+		{ .name = "f.0", .host = "h2", .cycle_time = 2, .entry = 1 },
+		{ .name = "f.1", .host = "h2", .cycle_time = 2, .entry = 1 },
+	};
+	hl_config cc = { .file = "c.yaml", .machines = cm, .nmachines = 4 };
+	size_t who[6] = { 1, 2, 0, 3, 1, 2 };   /* e.1 f.0 e.0 f.1 e.1 f.0 */
+	hl_ranks r = { .nprow = 1, .npcol = 6, .nranks = 6, .machine = who };
+	char *v = bind(&cc, &r, HL_BIND_SRUN, 0, 0);
+	assert_string_equal(v, "map_cpu:0,1,0");
+	free(v);
+}
+
+/* Hydra's node map: (vector,(node,nodes,ranks),...) as MPICH 4.0 writes it. */
+static void mapping_len(void **state)
+{
+	(void)state;
+	/* hosts 0 1 0 0 0 1: (vector,(0,2,1),(0,1,3),(1,1,1)) */
+	assert_int_equal(hl_hydra_mapping_len(&cfg, &ranks, 0), 32);
+	/* lines 0 1 2 2 2 3: (vector,(0,2,1),(2,1,3),(3,1,1)) */
+	assert_int_equal(hl_hydra_mapping_len(&cfg, &ranks, 1), 32);
+	/* 300 ranks alternating over two hosts: one block per pair (0,2,1) of
+	 * 8 bytes: 1208 bytes, over the 1024 Hydra passes; the warning says so. */
+	size_t alt[300];
+	for (size_t k = 0; k < 300; k++)
+		alt[k] = k % 2;   /* a, b, a, b, ... */
+	hl_ranks ra = { .nprow = 1, .npcol = 300, .nranks = 300, .machine = alt };
+	assert_int_equal(hl_hydra_mapping_len(&cfg, &ra, 0), 8 + 150 * 8);
+	char buf[2048] = "";
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+	hl_hydra_mapping_warn(f, &cfg, &ra, 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "need 1208"));
+	/* A node per line: lines 0, 1, 2, ... one rank each: one block. */
+	assert_int_equal(hl_hydra_mapping_len(&cfg, &ra, 1), strlen("(vector,(0,300,1))"));
+	buf[0] = '\0';
+	f = fmemopen(buf, sizeof buf, "w");
+	hl_hydra_mapping_warn(f, &cfg, &ranks, 0);
+	fclose(f);
+	assert_string_equal(buf, "");
+}
+
 static void format_names(void **state)
 {
 	(void)state;
@@ -448,6 +560,10 @@ int main(void)
 		cmocka_unit_test(mkdir_p),
 		cmocka_unit_test(formats),
 		cmocka_unit_test(format_names),
+		cmocka_unit_test(binding),
+		cmocka_unit_test(binding_cores),
+		cmocka_unit_test(binding_count),
+		cmocka_unit_test(mapping_len),
 		cmocka_unit_test(colon_hosts),
 		cmocka_unit_test(write_file),
 		cmocka_unit_test(probe_fakes),

@@ -49,7 +49,7 @@ static void srun_command(void **state)
 {
 	(void)state;
 	char **argv = NULL, **env = NULL;
-	assert_int_equal(hl_slurm_argv(hydra, "/run/hosts.slurm", &argv, &env), 0);
+	assert_int_equal(hl_slurm_argv(hydra, "/run/hosts.slurm", NULL, &argv, &env), 0);
 	char *a = joined(argv), *e = joined(env);
 	assert_string_equal(a, "srun --mpi=pmi2 --distribution=arbitrary --overcommit --ntasks=3 "
 	                       "--kill-on-bad-exit=1 --export=ALL,LD_PRELOAD=/opt/hl/lib/hetlaunch/libhetlaunch-rt.so "
@@ -69,11 +69,11 @@ static void srun_refuses(void **state)
 	char **argv = NULL, **env = NULL;
 	char *comma[] = { "mpiexec.hydra", "-n", "2", "-genv", "LD_PRELOAD", "/a,b/libhetlaunch-rt.so",
 	                  "prog", NULL };
-	assert_int_equal(hl_slurm_argv(comma, "h", &argv, &env), -1);   /* --export splits at commas */
+	assert_int_equal(hl_slurm_argv(comma, "h", NULL, &argv, &env), -1);   /* --export splits at commas */
 	char *rankmap[] = { "mpiexec.hydra", "-f", "h", "-rankmap", "0,1", "-n", "2", "prog", NULL };
-	assert_int_equal(hl_slurm_argv(rankmap, "h", &argv, &env), -1);
+	assert_int_equal(hl_slurm_argv(rankmap, "h", NULL, &argv, &env), -1);
 	char *noprog[] = { "mpiexec.hydra", "-n", "2", NULL };
-	assert_int_equal(hl_slurm_argv(noprog, "h", &argv, &env), -1);
+	assert_int_equal(hl_slurm_argv(noprog, "h", NULL, &argv, &env), -1);
 	assert_null(argv);
 	assert_null(env);
 }
