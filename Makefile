@@ -290,6 +290,21 @@ $(OBJ)/tests/%.o: tests/%.c
 $(OBJ)/tests/%: $(OBJ)/tests/%.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $< $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
+# test_bsend links the runtime's bsend.c against its own mock MPI (MPICH's
+# header: integer handles) and sees the buffers it frees (--wrap=free).
+$(OBJ)/tests/unit/test_bsend.o: tests/unit/test_bsend.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(CFLAGS) $(CMOCKA_CFLAGS) $(MPICH_CFLAGS) -Ivproc -Ivproc/runtime/core -MMD -MP -c $< -o $@
+
+$(OBJ)/tests/runtime/bsend.o: vproc/runtime/core/bsend.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< (test)")
+	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) $(MPICH_CFLAGS) -Ivproc -Ivproc/runtime/core -MMD -MP -c $< -o $@
+
+$(OBJ)/tests/unit/test_bsend: $(OBJ)/tests/unit/test_bsend.o $(OBJ)/tests/runtime/bsend.o
+	$(Q)$(CC) $(LDFLAGS) -Wl,--wrap=free -o $@ $^ $(CMOCKA_LIBS)
+
 # test_hostfile also links the launcher modules it tests.
 $(OBJ)/tests/unit/test_hostfile: $(OBJ)/tests/unit/test_hostfile.o \
 		$(OBJ)/launcher/launch/hostfile.o $(OBJ)/launcher/util/fsutil.o $(OBJ)/launcher/util/diag.o $(LIBVPROC_A)

@@ -60,24 +60,29 @@ static int wall_clock(clockid_t id)
 }
 
 /* The virtual time of a wall clock, for a call from `ret`: 0, or -1 when
- * the caller is the MPI stack's and must read the real clock.  The compute
- * so far is charged first, as MPI_Wtime does (p2p.c), and before the
- * caller is looked up, so that the look-up is not charged. */
+ * the caller is the MPI stack's and must read the real clock.  The MPI
+ * stack's reads touch nothing: they come from inside an MPI call (Open
+ * MPI's progress engine runs libevent, which reads CLOCK_MONOTONIC, inside
+ * every PMPI_Test) or from its own threads, where charging a compute
+ * segment booked the calendars, waited for the order and tested our
+ * buffered sends (core/bsend.c) from inside PMPI_Test: MPI re-entered, and
+ * the requests it freed were freed again.  A program's read charges the
+ * compute so far first, as MPI_Wtime does (p2p.c); its look-up, cached by
+ * address, costs a hash probe after the first. */
 static int virtual_timespec(clockid_t id, struct timespec *ts, const void *ret)
 {
 	static int inside;   /* a clock read while charging is the runtime's own */
-	if (inside)
+	if (inside || !caller_is_program(ret))
 		return -1;
 	inside = 1;
 	vr_enter();
-	int program = caller_is_program(ret);
 	unsigned long long t = vr_vt_base_ns(id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE) +
 	                       vr_vt_ns();
 	vr_exit();
 	inside = 0;
 	ts->tv_sec = (time_t)(t / 1000000000ull);
 	ts->tv_nsec = (long)(t % 1000000000ull);
-	return program ? 0 : -1;
+	return 0;
 }
 
 int clock_gettime(clockid_t id, struct timespec *ts)

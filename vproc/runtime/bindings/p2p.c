@@ -209,6 +209,17 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 	return rc;
 }
 
+/* A synchronous send keeps its semantics (never buffered), but its stamp
+ * must leave: a receive takes one for every message (vclock.c). */
+int MPI_Issend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+               MPI_Request *req)
+{
+	vr_enter();
+	int rc = vr_post_send(PMPI_Issend, buf, count, type, dest, tag, comm, req);
+	vr_exit();
+	return rc;
+}
+
 int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
               MPI_Request *req)
 {
@@ -307,6 +318,73 @@ int MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
 	vr_enter();
 	int rc = complete_all(n, reqs, flag, statuses);
+	vr_exit();
+	return rc;
+}
+
+/* Test, Testany and Waitany: a user's receive they complete takes its
+ * stamp and wakes its sender, as in Wait (under the virtual clock a
+ * receive whose stamp stays behind moves no clock and stays pending for
+ * the order); Waitany waits cooperatively.  Debian's hpcc imports them. */
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
+{
+	vr_enter();
+	MPI_Request before = *req;
+	MPI_Status st;
+	int rc = PMPI_Test(req, flag, &st);
+	if (rc == MPI_SUCCESS && *flag) {
+		completed(1, &before, &st);
+		if (status != MPI_STATUS_IGNORE)
+			*status = st;
+	}
+	vr_exit();
+	return rc;
+}
+
+/* Waitany (flag NULL) and Testany. */
+static int complete_any(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+	MPI_Request b0[SMALL];
+	MPI_Request *before = n <= SMALL ? b0 : malloc((size_t)n * sizeof *before);
+	MPI_Status st;
+	int done = 1;
+	int active = 0, last = -1;
+	for (int i = 0; i < n; i++)
+		if (reqs[i] != MPI_REQUEST_NULL)
+			active++, last = i;
+	for (int i = 0; before != NULL && i < n; i++)
+		before[i] = reqs[i];
+	/* any of one request is that request: its receive is published, as
+	 * in Wait (hpcc's MPIRandomAccess waits so for each message; unnamed,
+	 * every wait held its polling siblings until the escape, 100 ms) */
+	if (flag == NULL && active == 1)
+		expect_receives(1, &reqs[last]);
+	int rc = flag ? PMPI_Testany(n, reqs, index, &done, &st) : vr_waitany(n, reqs, index, &st);
+	if (flag)
+		*flag = done;
+	if (rc == MPI_SUCCESS && done) {
+		if (before != NULL && *index >= 0 && *index < n)
+			completed(1, &before[*index], &st);
+		if (status != MPI_STATUS_IGNORE)
+			*status = st;
+	}
+	if (before != b0)
+		free(before);
+	return rc;
+}
+
+int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+	vr_enter();
+	int rc = complete_any(n, reqs, index, flag, status);
+	vr_exit();
+	return rc;
+}
+
+int MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+	vr_enter();
+	int rc = complete_any(n, reqs, index, NULL, status);
 	vr_exit();
 	return rc;
 }

@@ -28,9 +28,16 @@ typedef struct {
 
 static outstanding *out;
 static int nout, capout;
+static int progressing;
 
+/* Not re-entered: a test inside a test would be MPI re-entered (the MPI
+ * stack's clock reads once got here from inside PMPI_Test, vclock.c), and
+ * the inner loop would move the entries under the outer one. */
 void vr_bsend_progress(void)
 {
+	if (progressing)
+		return;
+	progressing = 1;
 	for (int i = 0; i < nout;) {
 		int flag = 0;
 		if (PMPI_Test(&out[i].req, &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag) {
@@ -40,6 +47,7 @@ void vr_bsend_progress(void)
 			i++;
 		}
 	}
+	progressing = 0;
 }
 
 int vr_bsend_outstanding(void)
@@ -80,13 +88,17 @@ int vr_bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, M
 	return MPI_SUCCESS;
 }
 
+/* Each send leaves the array before its wait: the wait may test the
+ * others (vorder.c's naps call vr_bsend_progress), which completes and
+ * frees them and moves the last entry; a copy of a request left in the
+ * array could be freed under the wait (an Open MPI request is a pointer)
+ * and the entry freed after it another send's buffer. */
 int vr_bsend_flush(void)
 {
 	while (nout > 0) {
-		MPI_Request r = out[nout - 1].req;
-		int rc = vr_wait(&r, MPI_STATUS_IGNORE);
-		free(out[nout - 1].buf);
-		nout--;
+		outstanding o = out[--nout];
+		int rc = vr_wait(&o.req, MPI_STATUS_IGNORE);
+		free(o.buf);
 		if (rc != MPI_SUCCESS)
 			return rc;
 	}

@@ -28,6 +28,7 @@ void vr_wait_init(void);                  /* at MPI_Init */
 void vr_backoff(unsigned *iter);          /* after an unsuccessful test */
 int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses);
 int vr_wait(MPI_Request *req, MPI_Status *status);
+int vr_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status);
 int vr_wait_peer(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int peer);
 /* Before a wait: a receive it waits for (virtual clock; vorder.c).  The
  * wait publishes them while blocked and forgets them when it returns. */

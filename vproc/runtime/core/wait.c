@@ -346,3 +346,28 @@ int vr_wait(MPI_Request *req, MPI_Status *status)
 		vr_backoff_wake(&iter, w ? &seen : NULL);
 	}
 }
+
+/* MPI_Waitany: an any-of wait publishes no receive (see above), so the
+ * rank's bound stays its clock; the wait marks it inside MPI, so that
+ * the order's escape may run (a rank left marked computing held a sibling
+ * that waited for its clock for ever: hpcc's MPIRandomAccess). */
+int vr_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status)
+{
+	peer_yields = 0;
+	unsigned iter = 0;
+	double t0 = 0;
+	_Atomic uint32_t *w = vr_my_wake();
+	uint32_t seen = w ? atomic_load(w) : 0;
+	for (;;) {
+		int flag = 0;
+		int rc = PMPI_Testany(n, reqs, index, &flag, status);
+		if (rc != MPI_SUCCESS || flag) {
+			vr_waited_since(t0);
+			expect_end();
+			return rc;
+		}
+		if (t0 == 0)
+			t0 = vr_now(), expect_block();
+		vr_backoff_wake(&iter, w ? &seen : NULL);
+	}
+}
