@@ -55,7 +55,7 @@ void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const in
 
 /*
  * The other level-2 and level-3 BLAS that ScaLAPACK imports are charged by
- * their flops too (issue 16), under both clocks, so that the two clocks
+ * their flops too, under both clocks, so that the two clocks
  * charge the same: the CPU time of this computer is not a steady measure
  * (on this 2-core virtual machine the DGEMM rate measured by CPU time,
  * hl_host_mflops, varied from 2.2 to 5.4 Gflop/s with the other load), and

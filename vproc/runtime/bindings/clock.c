@@ -1,6 +1,6 @@
 /*
  * clock.c -- the clocks the program reads under emulate: {clock: virtual}
- * (issue 16): clock_gettime on the wall clocks and gettimeofday are the
+ *: clock_gettime on the wall clocks and gettimeofday are the
  * rank's virtual clock (core/vclock.c), except for calls from the MPI
  * library itself (and UCX, PMI, hwloc, this runtime), whose timeouts must
  * see real time (core/realtime.c).

@@ -1,13 +1,13 @@
 /*
  * bsend.c -- under the virtual clock, standard-mode sends are buffered
- * (issues 16 and 14).
+ *.
  *
  * Why: the ordering of vorder.c holds a rank's bookings until every
  * sibling's clock has passed them, and a rank blocked in a send bounds
  * the others by its clock.  A large MPI message completes only when its
  * receiver posts the receive (UCX rendezvous), so a sender blocked in
  * MPI_Send waited for a receiver that waited, in vorder.c, for the
- * sender's clock: the LU of issue 16 escaped such a cycle 650 times per
+ * sender's clock: the 96-rank LU escaped such a cycle 650 times per
  * run.  In the model the sender is free once its bytes are on the wire
  * (003 s2.2, vclock.c), so the runtime does what MPI allows a standard
  * send to do: it packs the data into a buffer of its own, sends that, and

@@ -144,7 +144,7 @@ void vr_stamp_create(MPI_Comm comm)
 	c->chan = 2 * chan_counter;
 	/* The shadow now too, not at the first collective: a rank spinning in
 	 * MPICH's Comm_dup there waits for members that vorder.c may hold
-	 * back for its clock (issue 16: the LU hung in pdgetf2's Allreduce). */
+	 * back for its clock (the LU hung in pdgetf2's Allreduce). */
 	vr_shadow(comm);
 }
 

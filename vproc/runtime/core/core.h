@@ -1,6 +1,6 @@
 /*
  * core.h -- the core of the runtime (libhetlaunch-rt.so, loaded by
- * LD_PRELOAD into unmodified MPI programs, issue 5): what the bindings
+ * LD_PRELOAD into unmodified MPI programs): what the bindings
  * (../bindings/: the interposed MPI, BLAS and clock calls) call.  Nothing
  * here calls a binding: the core is compiled without ../bindings/ on its
  * include path.
@@ -12,7 +12,7 @@
  *              sends delayed on a one-port network
  *   send.c     a send on the emulated network (the bindings' sends)
  *   vclock.c   emulate: {clock: virtual}: per-rank virtual clocks, message
- *              stamps (issue 16)
+ *              stamps
  *   vorder.c   booking in virtual-time order
  *   bsend.c    buffered standard sends under the virtual clock
  *   realtime.c the real clocks, for the runtime itself
@@ -100,7 +100,7 @@ int vr_isend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 /* A user's nonblocking send that was buffered gets a complete request. */
 int vr_user_request(int rc, MPI_Request *req);
 
-/* vclock.c (issue 16) */
+/* vclock.c */
 int vr_virtual(void);
 void vr_vt_init(void *segment, int rank, int machine);
 void vr_vt_compute(unsigned long long work);   /* a segment's charged work */
@@ -144,7 +144,7 @@ int vr_bsend_outstanding(void);   /* buffered sends MPI still holds */
 int vr_bsend_flush(void);
 int vr_completed_request(MPI_Request *req);
 
-/* vorder.c: booking in virtual-time order (issues 16, 14) */
+/* vorder.c: booking in virtual-time order (14) */
 #include "shm_layout.h"
 void vr_order_init(void *segment, int rank, const int *siblings, int nsiblings);
 int vr_order_enabled(void);

@@ -1,5 +1,5 @@
 /*
- * emu.c -- the emulated heterogeneous cluster, in real time (issue 5).
+ * emu.c -- the emulated heterogeneous cluster, in real time.
  *
  * Compute: DGEMM, which does most of the flops of LU, QR and MM, is charged
  * by a flop model, 2mnk at the machine's Mflop/s (blas.c): CPU time is not
@@ -28,7 +28,7 @@
  * message is in, pays link[j][i] (MPI_Recv only), so that a ring member
  * pays c(i,succ) + c(i,pred) each iteration as the model charges.
  *
- * emulate: {clock: virtual} (VR_FLAG_VIRTUAL, issue 16): the same charges
+ * emulate: {clock: virtual} (VR_FLAG_VIRTUAL): the same charges
  * go to the rank's virtual clock instead (vclock.c), and nothing sleeps.
  *
  * Without HETLAUNCH_SHM the runtime only waits cooperatively.
@@ -282,8 +282,7 @@ void vr_enter(void)
 	unsigned long long cpu_work = vproc_emu_work(rest, me->scale);
 	unsigned long long work = cpu_work + seg_flop_ns;
 	atomic_fetch_add(&me->cpu_work_ns, cpu_work);
-	if (vr_virtual()) {
-		/* issue 16: the rank's clock books the machine; nothing sleeps */
+	if (vr_virtual()) { /* the rank's clock books the machine; nothing sleeps */
 		vr_vt_compute(work);
 		atomic_fetch_add(&me->work_ns, work);
 		atomic_fetch_add(&my->cpu_ns, cpu);

@@ -1,5 +1,5 @@
 /*
- * placement.c -- each rank says where it really runs (issue 17).
+ * placement.c -- each rank says where it really runs.
  *
  * The plan balances the work only if rank k runs on the machine the plan
  * gave it, and that is up to the launcher (Hydra's host file, srun's

@@ -1,5 +1,5 @@
 /*
- * shm_layout.h -- the shared-memory segment of an emulated run (issue 5).
+ * shm_layout.h -- the shared-memory segment of an emulated run.
  *
  * hetlaunch creates it (shm_open, named in HETLAUNCH_SHM), fills the
  * machines and the rank -> machine table, starts the job, reads the
@@ -29,7 +29,7 @@
                                * segment only carries the wake-ups */
 #define VR_FLAG_LINKS    4u   /* per-pair link costs (004 s2): the sender pays
                                * link[i][j] per byte, the receiver link[j][i] */
-#define VR_FLAG_VIRTUAL  8u   /* emulate: {clock: virtual} (issue 16): per-rank
+#define VR_FLAG_VIRTUAL  8u   /* emulate: {clock: virtual}: per-rank
                                * virtual clocks, calendars below, no sleeping */
 
 #define VR_FLAG_FLOPS_ONLY 16u /* cpu_time: false: the CPU time outside the
@@ -70,7 +70,7 @@ typedef struct {
 	_Atomic int computing;       /* between two MPI calls (emu.c): it will
 	                              * come back, nothing is stuck */
 	uint32_t npat;
-	/* Waiting for the order woken, not polling (issue 16): a rank that
+	/* Waiting for the order woken, not polling: a rank that
 	 * waits for this one's bound to rise sets its bit in waiters and its
 	 * need; this rank bumps ver and wakes them when the bound may have
 	 * risen (a state change: all; its clock: those whose need it passed). */
@@ -105,7 +105,7 @@ typedef struct {
 	 * sleeping: 0 awake; VR_ASLEEP on the wake word, | VR_ASLEEP_SEND
 	 * when the wait may need a peer's progress for a send of its own (a
 	 * kick, wait.c, wakes only those); VR_ASLEEP_EMU in the emulation's
-	 * compute sleep (issue 10). */
+	 * compute sleep. */
 	_Atomic uint32_t wake;
 	_Atomic uint32_t sleeping;
 	_Atomic unsigned long long cpu_ns;      /* CPU time between MPI calls */
@@ -136,7 +136,7 @@ typedef struct {
 	vr_rank ranks[VR_MAX_RANKS];
 	/* VR_FLAG_LINKS: ns per byte from machine i to machine j, [i * VR_MAX_LINKED + j] */
 	double link_ns_per_byte[VR_MAX_LINKED * VR_MAX_LINKED];
-	/* VR_FLAG_VIRTUAL (issue 16).  Every rank's clock, ns since its
+	/* VR_FLAG_VIRTUAL.  Every rank's clock, ns since its
 	 * MPI_Init, published for the calendars' horizon (no rank books before
 	 * its own clock, so what ends before every clock is forgotten). */
 	_Atomic unsigned long long rank_vt[VR_MAX_RANKS];

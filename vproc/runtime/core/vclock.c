@@ -1,5 +1,5 @@
 /*
- * vclock.c -- emulate: {clock: virtual} (issue 16): every rank keeps a
+ * vclock.c -- emulate: {clock: virtual}: every rank keeps a
  * virtual clock, and nothing sleeps.
  *
  * Compute: the work of a segment (the same charge as the real-time

@@ -1,12 +1,12 @@
 /*
  * vorder.c -- emulate: {clock: virtual}: book the calendars in virtual-time
- * order (issues 16 and 14), so that a run's times do not depend on how
+ * order, so that a run's times do not depend on how
  * this computer schedules the ranks.
  *
  * Why: a calendar (vproc/vclock.c) fills the earliest free time at or after
  * a booking's clock, but two bookings whose demands overlap in virtual time
  * are served in the order they reach it in real time; the lhpc LU spread by
- * 5% across three runs (issue 16).  Conservative synchronisation, as in
+ * 5% across three runs.  Conservative synchronisation, as in
  * parallel discrete-event simulation: a rank books at `ready` only when no
  * other rank that may book the same calendar can still book before it.
  *
@@ -119,7 +119,7 @@ static unsigned long long real_ns(void)
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
-/* ---- waking the ranks that wait for the order (issue 16) -----------------
+/* ---- waking the ranks that wait for the order -----------------
  * A rank that waits for the order sleeps until the rank whose move can
  * raise the bound it waits for (vproc_order_blocker) moves: polling every
  * rank's state with naps took most of the processor with 96 ranks on 2
@@ -334,7 +334,7 @@ static void nap(unsigned *iter)
 		ts.tv_nsec = 1000000L;
 	/* VR_ASLEEP_SEND: the receiver of a buffered send of ours kicks us
 	 * (vr_kick, above); without the bit that kick would not wake us and
-	 * the large message would wait out the 1 ms nap (issue 10's kicks). */
+	 * the large message would wait out the 1 ms nap. */
 	vr_futex_sleep(VR_ASLEEP | VR_ASLEEP_SEND, wake_seen, &ts);
 	if (word)
 		atomic_fetch_and(word, ~bit);
@@ -355,7 +355,7 @@ static int someone_computing(void)
 /* Any rank's ver (its clock, its state) or the epoch (a message sent)
  * moved since the last call: the run is moving.  With naps of 10 ms, the
  * computing flags alone, sampled at each wake-up, missed the computing in
- * between: a 96-rank LU escaped 54 times (issue 16). */
+ * between: a 96-rank LU escaped 54 times. */
 static int moved(void)
 {
 	static unsigned long long last = INF;
@@ -499,7 +499,7 @@ int vr_order_pick(int chan, int stag, const int *members, int nmembers, int *src
 	 * with (best, bsrc) instead, two wildcard receivers whose matching
 	 * messages arrive at the same best each waited for the other (bound
 	 * best, a lower rank than bsrc) until the escape: 58 to 328 times a
-	 * run in 000 Fig 17's 2D QR on Table 3 (issue 16). */
+	 * run in 000 Fig 17's 2D QR on Table 3. */
 	int n = members ? nmembers : nranks;
 	for (int k = 0; k < n && *safe; k++) {
 		int r = members ? members[k] : k;

@@ -73,7 +73,7 @@ void vr_wait_init(void)
 
 /* Under the virtual clock a wait's real length changes no time, and with
  * 96 ranks on 2 cores the 200 us naps woke each blocked rank 5000 times a
- * second for nothing (issue 16: 1.2 million time-outs in a 96-rank LU of
+ * second for nothing (1.2 million time-outs in a 96-rank LU of
  * n = 2048); senders wake their receivers, the nap only bounds what no
  * one announces. */
 #define VR_VIRTUAL_NAP_NS 1000000L
@@ -142,7 +142,7 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 	 * Before it, a receive kicks its sender (which may wait in a send);
 	 * a send wakes its receiver even in a receive-only wait: a message
 	 * sent in fragments (no single copy between the processes) needs the
-	 * receiver to drain them, and no MPI call announces them (issue 10's
+	 * receiver to drain them, and no MPI call announces them (hence the
 	 * kicks). */
 	if (kick_peer >= 0 && wait_recv_only)
 		vr_kick(kick_comm, kick_peer);
@@ -172,7 +172,7 @@ void vr_futex_wake(_Atomic uint32_t *word)
 
 /*
  * The seconds this rank spent blocked in MPI calls, for the program's own
- * report (issue 10: per-rank compute and wait, launcher/programs/hlmpi.c looks
+ * report (per-rank compute and wait, launcher/programs/hlmpi.c looks
  * this up with dlsym).  Counted from the first unsuccessful test of a
  * wait to its completion, so a message already there costs no clock read.
  */
