@@ -163,12 +163,20 @@ vproc_status vproc_lu_predict(size_t p, const double *t, size_t B,
 vproc_status vproc_choose_B(size_t p, const double *t, size_t cap, double tol,
                             unsigned flags, size_t *B)
 {
+	return vproc_choose_B_from(p, t, 1, cap, tol, flags, B);
+}
+
+vproc_status vproc_choose_B_from(size_t p, const double *t, size_t from, size_t cap,
+                                 double tol, unsigned flags, size_t *B)
+{
 	vproc_status st = vproc_check_times(p, t);
 	if (st != VPROC_OK)
 		return st;
 	if (B == NULL || !isfinite(tol) || tol < 0.0)
 		return VPROC_EINVAL;
 	size_t lo = (flags & VPROC_SLICE_OPTIMIZED) ? 2 : 1;
+	if (from > lo)
+		lo = from;
 	if (cap < lo)
 		cap = lo;
 	/* One incremental run gives the cost of every B <= cap at once,

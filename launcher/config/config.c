@@ -998,7 +998,7 @@ static int load_root(const char *path, diag *d, hl_config *cfg, yt_node **root)
 	cfg->file = strdup(path);
 	cfg->n = HL_DEFAULT_N;
 	cfg->nb = HL_DEFAULT_NB;
-	cfg->max_procs = HL_DEFAULT_MAX_PROCS;
+	cfg->max_procs = 0;   /* derived from the machines once read (hl_config_max_procs) */
 	*root = NULL;
 	if (cfg->file == NULL || yt_load(path, d, root) < 0)
 		return -1;
@@ -1043,6 +1043,8 @@ static int config_load(const char *path, diag *d, hl_config *cfg)
 	}
 	if (check_kernel_keys(d, root, cfg, &t) < 0)
 		rc = -1;
+	if (cfg->max_procs == 0)
+		cfg->max_procs = hl_config_max_procs(cfg->nmachines);
 	if (rc == 0)
 		rc = check_shapes(d, root, cfg, &t);
 	if (rc == 0 && cfg->name == NULL && (cfg->name = stem_of(path)) == NULL)
@@ -1052,6 +1054,16 @@ static int config_load(const char *path, diag *d, hl_config *cfg)
 	if (rc < 0 && d->count == 0)
 		diag_error(d, 0, 0, "out of memory");
 	return rc;
+}
+
+/* 64 virtual processes were plenty for the papers' 4 to 16 machines; a
+ * list of hundreds of processors needs room for every one of them and
+ * some to spare (000 s3.2: the balance improves with B), so the cap grows
+ * with the list: 4 per processor. */
+size_t hl_config_max_procs(size_t nmachines)
+{
+	size_t m = HL_MAX_PROCS_PER_MACHINE * nmachines;
+	return m > HL_DEFAULT_MAX_PROCS ? m : HL_DEFAULT_MAX_PROCS;
 }
 
 /* A refused file leaves nothing allocated, whichever command loaded it. */

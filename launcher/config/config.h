@@ -52,6 +52,7 @@ typedef struct {
 #define HL_DEFAULT_N 1024
 #define HL_DEFAULT_NB 32
 #define HL_DEFAULT_MAX_PROCS 64
+#define HL_MAX_PROCS_PER_MACHINE 4
 
 typedef struct {
 	char *file;              /* the path, as given */
@@ -100,6 +101,9 @@ const char *hl_layout_name(const hl_layout_ops *l);
 const char *hl_allocation_name(hl_allocation a);
 const char *hl_order_name(hl_order o);
 const char *hl_arrangement_name(hl_arrangement a);
+
+/* The default max_procs: 64, or 4 per processor when that is more. */
+size_t hl_config_max_procs(size_t nmachines);
 
 /* M = ceil(n / nb): column blocks of the matrix. */
 size_t hl_config_blocks(const hl_config *cfg);

@@ -141,7 +141,11 @@ static int plan_1d(const hl_config *cfg, diag *d, hl_plan *plan)
 	if (plan->B == 0) {
 		/* More processes than column blocks would leave some idle. */
 		size_t cap = cfg->max_procs < plan->M ? cfg->max_procs : plan->M;
-		vproc_status st = vproc_choose_B(p, plan->t, cap, HL_B_TOLERANCE, flags, &plan->B);
+		/* Every processor before any gets a second process (the cyclic
+		 * baseline already uses them all). */
+		size_t from = p < cap ? p : cap;
+		vproc_status st = vproc_choose_B_from(p, plan->t, from, cap, HL_B_TOLERANCE, flags,
+		                                      &plan->B);
 		if (st != VPROC_OK) {
 			diag_error(d, 0, 0, "cannot choose B: %s", vproc_strerror(st));
 			return -1;
@@ -290,9 +294,15 @@ static void text_1d(const hl_plan *pl, FILE *out)
 	int w = hl_plan_name_width(cfg);
 
 	fprintf(out, "hetlaunch plan: %s (%s)\n", cfg->name, cfg->file);
-	fprintf(out, "layout 1d: a slice of B = %zu virtual processes (%s), allocation %s\n",
-	        pl->B, pl->B_auto ? "chosen: the smallest B within 10% of the ideal" : "given",
-	        hl_allocation_name(cfg->allocation));
+	fprintf(out, "layout 1d: a slice of B = %zu virtual processes (", pl->B);
+	if (!pl->B_auto)
+		fputs("given", out);
+	else if (pl->hetero <= pl->ideal * (1.0 + HL_B_TOLERANCE))
+		fputs("chosen: the smallest B within 10% of the ideal", out);
+	else   /* say what was achieved, not the target missed */
+		fprintf(out, "chosen: the best B up to %zu, %.2f x ideal; none is within 10%%",
+		        cfg->max_procs < pl->M ? cfg->max_procs : pl->M, pl->hetero / pl->ideal);
+	fprintf(out, "), allocation %s\n", hl_allocation_name(cfg->allocation));
 	fprintf(out, "kernel %s, n = %zu, nb = %zu: M = %zu column blocks, grid 1 x %zu\n\n",
 	        hl_kernel_name(cfg->kernel), cfg->n, cfg->nb, pl->M, pl->B);
 

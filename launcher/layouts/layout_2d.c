@@ -116,11 +116,6 @@ static int choose_grid_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 		plan->q = cfg->grid[1];
 		return 0;
 	}
-	if (N > HL_SHAPE_MAX) {
-		diag_error(d, 0, 0, "%zu machines: hetlaunch chooses the grid for at most %d; "
-		           "give grid: [p, q]", N, HL_SHAPE_MAX);
-		return -1;
-	}
 	plan->beta = cfg->comm_cost > 0 ? cfg->comm_cost : plan->t[plan->sel[0]];
 	vproc_status st = vproc_grid_choose_shape(N, plan->t, plan->M, plan->beta, &plan->shape);
 	if (st != VPROC_OK) {

@@ -16,8 +16,6 @@
 #define HL_B_TOLERANCE 0.10
 /* auto arrangement: the exact search up to this many machines */
 #define HL_EXACT_MAX 16
-/* the grid is chosen for at most this many machines */
-#define HL_SHAPE_MAX 64
 
 typedef struct {
 	const hl_config *cfg;
