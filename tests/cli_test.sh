@@ -415,7 +415,9 @@ assert r["predicted_seconds"] is None, r["predicted_seconds"]
 assert m["predicted_seconds"]["plan"] > 0, m["predicted_seconds"]
 ' "$tmp/ps-lhpc.json" "$tmp/ps-real.json" "$tmp/ps-mw.json" 2>>"$tmp/err" \
 	&& ok || bad "plan: predicted_seconds: $(tail -n 3 "$tmp/err")"
-"$HETLAUNCH" plan configs/lhpc-emulated.yaml | grep -q '^  this plan [0-9.]* s, the baseline [0-9.]* s: speedup ' \
+"$HETLAUNCH" plan configs/lhpc-emulated.yaml >"$tmp/ps.txt" &&
+grep -q '^  this plan [0-9.]* s, the baseline [0-9.]* s$' "$tmp/ps.txt" &&
+grep -q '^Predicted speedup over the baseline: [0-9.]* (model: seconds at the emulated' "$tmp/ps.txt" \
 	&& ok || bad "plan text: no predicted seconds line"
 # a bad value, and the key on a layout without a slice: exit 2 at the key
 sed 's/^layout: 1d/layout: 1d\norder: sideways/' configs/lip-lu.yaml >"$tmp/o-bad.yaml"

@@ -357,6 +357,8 @@ typedef struct {
 	size_t *counts, total;
 	int seen_ct, seen_speed;
 	const yt_node *first_ct, *first_speed;
+	size_t with_mflops;            /* entries that give mflops: all or none */
+	const yt_node *first_mflops, *first_without;
 } machine_scan;
 
 /* name: is required; name and host become argv words and host-file lines. */
@@ -381,11 +383,18 @@ static int check_machine_fields(diag *d, const yt_node *m, size_t i, const machi
 {
 	int rc = 0;
 	const yt_node *ct = mkey(k, "cycle_time"), *speed = mkey(k, "speed");
+	const yt_node *mflops = mkey(k, "mflops");
+	if (!ct && !speed)
+		speed = mflops;   /* a real speed is a speed */
 	if ((ct != NULL) == (speed != NULL)) {
 		diag_error(d, m->line, m->col,
 		           "machines: entry %zu needs exactly one of cycle_time and speed", i + 1);
 		rc = -1;
 	}
+	if (mflops && !s->with_mflops++)
+		s->first_mflops = mflops;
+	if (!mflops && !s->first_without)
+		s->first_without = m;
 	if (ct && !s->seen_ct++)
 		s->first_ct = ct;
 	if (speed && !s->seen_speed++)
@@ -435,6 +444,12 @@ static int check_machine_list(diag *d, const yt_node *list, const machine_scan *
 		           later == s->first_ct ? "speed" : "cycle_time", earlier->line);
 		rc = -1;
 	}
+	if (s->with_mflops && s->first_without) {
+		diag_error(d, s->first_without->line, s->first_without->col,
+		           "machines: this entry has no mflops, but the one at line %zu has: give "
+		           "every machine its Mflop/s or none", s->first_mflops->line);
+		rc = -1;
+	}
 	if (rc == 0 && s->total > MAX_MACHINES) {
 		diag_error(d, list->line, list->col, "machines: %zu processors, more than %d",
 		           s->total, MAX_MACHINES);
@@ -454,7 +469,12 @@ static int expand_machine_entry(diag *d, const yt_node *m, size_t i, size_t coun
 	const yt_node *ct = mkey(&k, "cycle_time"), *speed = mkey(&k, "speed");
 	const yt_node *latency = mkey(&k, "latency_us"), *bandwidth = mkey(&k, "bandwidth_mbps");
 	const yt_node *memory = mkey(&k, "memory_gb"), *emulate = mkey(&k, "emulate_mflops");
-	double val, lat = 0.0, bw = 0.0, mem = 0.0, emf = 0.0;
+	const yt_node *mflops = mkey(&k, "mflops");
+	double val, lat = 0.0, bw = 0.0, mem = 0.0, emf = 0.0, mf = 0.0;
+	if (!ct && !speed)
+		speed = mflops;
+	if (mflops)
+		get_positive(d, "", mflops, &mf);
 	get_positive(d, "", ct ? ct : speed, &val);
 	if (latency)
 		get_positive(d, "", latency, &lat);
@@ -481,6 +501,7 @@ static int expand_machine_entry(diag *d, const yt_node *m, size_t i, size_t coun
 		hm->bandwidth_mbps = bw;
 		hm->memory_gb = mem;
 		hm->emulate_mflops = emf;
+		hm->mflops = mf;
 		hm->loc.line = m->line;
 		hm->loc.col = m->col;
 		hm->entry = i;

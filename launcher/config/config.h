@@ -23,6 +23,7 @@ typedef struct {
 	double bandwidth_mbps;
 	double memory_gb;    /* memory for this machine's processes; 0: unknown */
 	double emulate_mflops; /* emulated speed overriding cycle_time's; 0: none */
+	double mflops;       /* its real speed, for the seconds model; 0: unknown */
 	hl_loc loc;          /* the list entry */
 	size_t entry;        /* index of that entry in the YAML list */
 } hl_machine;
@@ -86,6 +87,9 @@ typedef struct {
 	char **mpiexec;          /* NULL-terminated argv prefix; NULL: mpiexec.hydra */
 	size_t nmpiexec;
 	int mpi;                 /* hl_mpi: mpi: mpich (default) | openmpi (openmpi.h) */
+	double latency_us;       /* the real network (the seconds model without
+	                          * emulation), per message; 0: not given */
+	double bandwidth_mbps;   /* per port; 0: not given */
 	double comm_cost;        /* 2d: time to send one b x b block, in cycle_time
 	                          * units; 0: the fastest machine's cycle time */
 } hl_config;

@@ -77,6 +77,9 @@ struct hl_layout_ops {
 	 * with the config's n and nb. */
 	const char *baseline_kernel;
 	double (*predicted_time)(const hl_plan *plan, int baseline);
+	/* Optional (NULL: none).  The name of the model predicted_speedup
+	 * used ("seconds", "step-by-step", "steady state"). */
+	const char *(*speedup_model)(const hl_plan *plan);
 };
 
 /* The registry, in the order `hetlaunch --help` and errors list them;
@@ -124,8 +127,16 @@ typedef struct {
  * hetero, cyclic), the last two also over the ideal; then the row's own
  * lines, then hl_layout_text_speedup's. */
 void hl_layout_text_predicted(const hl_plan *pl, const hl_layout_labels *l, FILE *out);
-/* The predicted speedup over cyclic, and its bound (cyclic over ideal). */
+/* The one predicted speedup of layouts 1d and 2d (layout_common.c): the
+ * model used, and the value in *speedup. */
+typedef enum { HL_MODEL_SECONDS, HL_MODEL_STEP, HL_MODEL_STEADY } hl_dense_model;
+hl_dense_model hl_dense_speedup(const hl_plan *pl, double *speedup);
+const char *hl_dense_model_name(hl_dense_model m);
+/* Its line, and when it is below 1 a line that says the plan loses, by
+ * how much, and what made it so (the user's keys, or hetlaunch's choice). */
 void hl_layout_text_speedup(const hl_plan *pl, FILE *out);
+/* "predicted_speedup": {value, model} in the plan document. */
+void hl_layout_json_speedup(const hl_plan *pl, jw *w);
 /* Opens the plan document's "predicted" object with ideal, cyclic, hetero
  * and speedup; the row adds its own keys and closes it. */
 void hl_layout_json_predicted_open(const hl_plan *pl, jw *w);

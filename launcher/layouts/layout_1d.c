@@ -233,9 +233,15 @@ static int order_free(const hl_plan *plan)
 
 static double speedup_1d(const hl_plan *plan)
 {
-	if (plan->lu_hetero > 0 && !order_free(plan))
-		return plan->lu_cyclic / plan->lu_hetero;
-	return plan->hetero > 0 ? plan->cyclic / plan->hetero : 0.0;
+	double s;
+	hl_dense_speedup(plan, &s);
+	return s;
+}
+
+static const char *model_1d(const hl_plan *plan)
+{
+	double s;
+	return hl_dense_model_name(hl_dense_speedup(plan, &s));
 }
 
 /* ---- words ------------------------------------------------------------------ */
@@ -273,7 +279,8 @@ static void print_order(const hl_plan *pl, FILE *out)
 	}
 	if (!(pl->order_s[0] > 0)) {
 		fprintf(out, "\nSlice order: 000 s3.4's (%s)\n",
-		        !cfg->emulate ? "not emulated: no network to predict the other by"
+		        !cfg->emulate && hl_seconds_speeds(cfg) == HL_SPEEDS_NONE
+		        ? "not emulated: no network to predict the other by"
 		        : !hl_seconds_affordable(cfg, pl->B) ? "too large to predict while planning"
 		        : "no seconds model for this kernel or emulated network: "
 		          "kernels lu, qr, emulate: mflops, a switch or a bus");
@@ -344,7 +351,6 @@ static void text_1d(const hl_plan *pl, FILE *out)
 	hl_layout_text_predicted(pl, &(hl_layout_labels){
 		.unit = "column block", .ideal = "ideal balance (B = infinity)",
 		.plan = label, .cyclic = "cyclic, 1 process per machine" }, out);
-	hl_layout_text_speedup(pl, out);
 
 	print_order(pl, out);
 	if (order_free(pl))
@@ -354,9 +360,6 @@ static void text_1d(const hl_plan *pl, FILE *out)
 	        pl->grouped ? "grouped" : "000 s3.4's order");
 	fprintf(out, "  %-32s %12.6g\n", "this plan", pl->lu_hetero);
 	fprintf(out, "  %-32s %12.6g\n", "cyclic, 1 process per machine", pl->lu_cyclic);
-	if (pl->lu_hetero > 0)
-		fprintf(out, "  predicted speedup over cyclic:   %12.2f\n",
-		        pl->lu_cyclic / pl->lu_hetero);
 }
 
 static void json_1d(const hl_plan *pl, jw *w)
@@ -436,5 +439,6 @@ const hl_layout_ops hl_layout_1d = {
 	.ranks = ranks_1d,
 	.ranks_baseline = ranks_1d_baseline,
 	.predicted_speedup = speedup_1d,
-	.predicted_time = hl_lu_predicted_time,   /* issue 16: seconds, network included */
+	.predicted_time = hl_lu_predicted_time,   /* seconds, network included */
+	.speedup_model = model_1d,
 };

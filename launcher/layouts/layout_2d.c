@@ -252,9 +252,13 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 	size_t Bp, Bq;
 	if (sort_machines_2d(cfg, d, plan) < 0 || choose_grid_2d(cfg, d, plan) < 0 ||
 	    arrange_grid_2d(cfg, d, plan) < 0 || choose_panel_2d(cfg, d, plan, &Bp, &Bq) < 0 ||
-	    build_panel_2d(cfg, d, plan, Bp, Bq) < 0)
+	    build_panel_2d(cfg, d, plan, Bp, Bq) < 0 || costs_2d(d, plan, Bp, Bq) < 0)
 		return -1;
-	return costs_2d(d, plan, Bp, Bq);
+	/* The step-by-step LU of the panel and of its baseline: the seconds
+	 * model at the relative speeds 1/t, no network (0 when too large). */
+	plan->lu_hetero = hl_model_seconds(plan, 0, HL_SPEEDS_RELATIVE);
+	plan->lu_cyclic = hl_model_seconds(plan, 1, HL_SPEEDS_RELATIVE);
+	return 0;
 }
 
 
@@ -304,7 +308,15 @@ static int ranks_2d_baseline(const hl_plan *plan, hl_ranks *r)
 /* The steady state per block update (000 s4.2). */
 static double speedup_2d(const hl_plan *plan)
 {
-	return plan->hetero > 0 ? plan->cyclic / plan->hetero : 0.0;
+	double s;
+	hl_dense_speedup(plan, &s);
+	return s;
+}
+
+static const char *model_2d(const hl_plan *plan)
+{
+	double s;
+	return hl_dense_model_name(hl_dense_speedup(plan, &s));
 }
 
 /* ---- words ------------------------------------------------------------------ */
@@ -407,7 +419,6 @@ static void text_2d(const hl_plan *pl, FILE *out)
 		.plan = plan_label, .cyclic = cyclic_label }, out);
 	fprintf(out, "  %-32s %12.6g  %.2f x ideal  (not a grid: stock ScaLAPACK "
 	        "cannot run it)\n", "Kalinov-Lastovetsky, same panel", pl->kl, pl->kl / pl->ideal);
-	hl_layout_text_speedup(pl, out);
 }
 
 static void json_2d(const hl_plan *pl, jw *w)
@@ -499,5 +510,6 @@ const hl_layout_ops hl_layout_2d = {
 	.ranks = ranks_2d,
 	.ranks_baseline = ranks_2d_baseline,
 	.predicted_speedup = speedup_2d,
-	.predicted_time = hl_lu_predicted_time,   /* issue 16: seconds, network included */
+	.predicted_time = hl_lu_predicted_time,   /* seconds, network included */
+	.speedup_model = model_2d,
 };
