@@ -141,4 +141,9 @@ void hl_layout_json_speedup(const hl_plan *pl, jw *w);
  * and speedup; the row adds its own keys and closes it. */
 void hl_layout_json_predicted_open(const hl_plan *pl, jw *w);
 
+/* layout: auto's choice (layout_auto.c): its lines and its object of the
+ * plan document; nothing when the file is not layout: auto. */
+void hl_auto_print_text(const hl_plan *pl, FILE *out);
+void hl_auto_json(const hl_plan *pl, jw *w);
+
 #endif

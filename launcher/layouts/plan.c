@@ -59,6 +59,7 @@ void hl_plan_free(hl_plan *plan)
 	free(plan->sel);
 	free(plan->tsel);
 	free(plan->T);
+	free((void *)plan->pick);   /* after free_plan: plan->cfg lives in it */
 	memset(plan, 0, sizeof *plan);
 }
 

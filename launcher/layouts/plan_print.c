@@ -30,6 +30,7 @@ static void seconds_text(const hl_plan *pl, FILE *out)
 void hl_plan_print_text(const hl_plan *pl, FILE *out)
 {
 	pl->cfg->layout->print_text(pl, out);
+	hl_auto_print_text(pl, out);
 	seconds_text(pl, out);
 	if (pl->cfg->layout->speedup_model)
 		hl_layout_text_speedup(pl, out);
@@ -68,6 +69,7 @@ void hl_plan_print_json(const hl_plan *pl, FILE *out)
 	jw_end(&w);
 
 	cfg->layout->print_json(pl, &w);
+	hl_auto_json(pl, &w);
 	if (cfg->layout->speedup_model)
 		hl_layout_json_speedup(pl, &w);
 	jw_key(&w, "predicted_seconds");
