@@ -141,6 +141,19 @@ void hl_layout_json_speedup(const hl_plan *pl, jw *w);
  * and speedup; the row adds its own keys and closes it. */
 void hl_layout_json_predicted_open(const hl_plan *pl, jw *w);
 
+/* Plan text of more than HL_TEXT_FULL_MAX processors is summarised: the
+ * identical processors of a count: entry grouped on one line, long tables
+ * left to plan --full and --json (a page for hundreds of cores). */
+#define HL_TEXT_FULL_MAX 16
+int hl_text_summarised(const hl_plan *pl);
+/* The length of the run from position i of idx[0..n) (NULL: list order):
+ * machines of one list entry, equal cycle times and equal key[] (NULL: no
+ * key), indexed by config index. */
+size_t hl_text_run(const hl_config *cfg, const size_t *idx, size_t n, size_t i,
+                   const size_t *key);
+/* "new1.0-63" for machines first..last of one count: entry. */
+void hl_text_run_label(const hl_config *cfg, size_t first, size_t last, char *buf, size_t len);
+
 /* layout: auto's choice (layout_auto.c): its lines and its object of the
  * plan document; nothing when the file is not layout: auto. */
 void hl_auto_print_text(const hl_plan *pl, FILE *out);

@@ -255,16 +255,56 @@ static void print_machines(const hl_plan *pl, FILE *out, int w)
 		if (l > hw)
 			hw = l;
 	}
+	int sum = hl_text_summarised(pl);
+	for (size_t i = 0; sum && i < cfg->nmachines;) {   /* the labels' width */
+		size_t run = hl_text_run(cfg, NULL, cfg->nmachines, i, pl->slice.counts);
+		char name[160];
+		hl_text_run_label(cfg, i, i + run - 1, name, sizeof name);
+		w = (int)strlen(name) > w ? (int)strlen(name) : w;
+		i += run;
+	}
 	fprintf(out, "  %-*s  %-*s  %12s%s  %7s  %12s\n", w, "machine", hw, "host", "cycle_time",
 	        cfg->by_speed ? "         speed" : "", "vprocs", "c*t");
-	for (size_t i = 0; i < cfg->nmachines; i++) {
+	for (size_t i = 0; i < cfg->nmachines;) {
 		const hl_machine *m = &cfg->machines[i];
 		size_t c = pl->slice.counts[i];
-		fprintf(out, "  %-*s  %-*s  %12.6g", w, m->name, hw, m->host, m->cycle_time);
+		size_t run = sum ? hl_text_run(cfg, NULL, cfg->nmachines, i, pl->slice.counts) : 1;
+		char name[160];
+		hl_text_run_label(cfg, i, i + run - 1, name, sizeof name);
+		fprintf(out, "  %-*s  %-*s  %12.6g", w, name, hw, m->host, m->cycle_time);
 		if (cfg->by_speed)
 			fprintf(out, "  %12.6g", m->speed);
-		fprintf(out, "  %7zu  %12.6g\n", c, (double)c * m->cycle_time);
+		fprintf(out, "  %7zu  %12.6g", c, (double)c * m->cycle_time);
+		if (run > 1)   /* identical processors of one count: entry */
+			fprintf(out, "  (%zu machines, %zu processes)", run, run * c);
+		fputc('\n', out);
+		i += run;
 	}
+}
+
+/* The slice pattern as runs of one list entry: "new1 x 64" (summaries). */
+static void print_pattern_runs(const hl_plan *pl, FILE *out)
+{
+	const hl_config *cfg = pl->cfg;
+	const size_t *pat = pl->slice.pattern;
+	size_t col = 0;
+	for (size_t k = 0; k < pl->B;) {
+		size_t j = k + 1;
+		while (j < pl->B && cfg->machines[pat[j]].entry == cfg->machines[pat[k]].entry)
+			j++;
+		size_t first, count;
+		hl_cfg_machine_entry(cfg, cfg->machines[pat[k]].entry, &first, &count);
+		char label[160], item[200];
+		hl_text_run_label(cfg, first, first + count - 1, label, sizeof label);
+		snprintf(item, sizeof item, "%s x %zu", label, j - k);
+		if (col + strlen(item) + 2 > 76) {
+			fputc('\n', out);
+			col = 0;
+		}
+		col += (size_t)fprintf(out, "%s%s", col ? ", " : "  ", item);
+		k = j;
+	}
+	fputc('\n', out);
 }
 
 
@@ -294,10 +334,12 @@ static void print_order(const hl_plan *pl, FILE *out)
 	fprintf(out, "  chosen: %s\n", pl->grouped ? "grouped" : "interleaved");
 }
 
+static void print_allocation(const hl_plan *pl, FILE *out, int w);
+static void print_predicted_1d(const hl_plan *pl, FILE *out);
+
 static void text_1d(const hl_plan *pl, FILE *out)
 {
 	const hl_config *cfg = pl->cfg;
-	const vproc_slice *s = &pl->slice;
 	int w = hl_plan_name_width(cfg);
 
 	fprintf(out, "hetlaunch plan: %s (%s)\n", cfg->name, cfg->file);
@@ -315,9 +357,25 @@ static void text_1d(const hl_plan *pl, FILE *out)
 
 	print_machines(pl, out, w);
 
+	if (hl_text_summarised(pl)) {
+		fprintf(out, "\nIncremental allocation (paper 000 s3.3): %zu chunks "
+		        "(plan --full, or --json)\n", pl->B);
+		fprintf(out, "\nSlice pattern, virtual processes 0..%zu in runs of one machine "
+		        "entry%s:\n", pl->B - 1, pl->grouped ? " (grouped by machine)" : "");
+		print_pattern_runs(pl, out);
+	} else {
+		print_allocation(pl, out, w);
+	}
+	print_predicted_1d(pl, out);
+}
+
+static void print_allocation(const hl_plan *pl, FILE *out, int w)
+{
+	const hl_config *cfg = pl->cfg;
+	const vproc_slice *s = &pl->slice;
 	fprintf(out, "\nIncremental allocation (paper 000 s3.3): chunk s goes to\n");
 	fprintf(out, "  %7s  %-*s  %12s\n", "s", w, "machine", "cost/chunk");
-	size_t rows = pl->B <= SHOW_ROWS ? pl->B : SHOW_ROWS;
+	size_t rows = pl->B <= SHOW_ROWS || pl->full ? pl->B : SHOW_ROWS;
 	for (size_t k = 0; k < rows; k++)
 		fprintf(out, "  %7zu  %-*s  %12.6g\n", k + 1, w, cfg->machines[s->sigma[k]].name,
 		        s->prefix_cost[k]);
@@ -345,7 +403,10 @@ static void text_1d(const hl_plan *pl, FILE *out)
 	if (rows < pl->B)
 		fprintf(out, " ... (%zu more in --json)", pl->B - rows);
 	fputc('\n', out);
+}
 
+static void print_predicted_1d(const hl_plan *pl, FILE *out)
+{
 	char label[64];
 	snprintf(label, sizeof label, "this plan (B = %zu)", pl->B);
 	hl_layout_text_predicted(pl, &(hl_layout_labels){

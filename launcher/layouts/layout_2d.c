@@ -324,6 +324,10 @@ static const char *model_2d(const hl_plan *plan)
 /* Panels larger than this are summarised in the text output. */
 #define SHOW_PANEL 40
 
+static void print_arrangement_runs(const hl_plan *pl, FILE *out);
+static void print_arrangement(const hl_plan *pl, FILE *out, int w);
+static void print_rest_2d(const hl_plan *pl, FILE *out, int w);
+
 static void text_2d(const hl_plan *pl, FILE *out)
 {
 	const hl_config *cfg = pl->cfg;
@@ -347,11 +351,65 @@ static void text_2d(const hl_plan *pl, FILE *out)
 	        pl->M, pn->Bp, pn->Bq);
 	if (pl->dropped) {
 		fprintf(out, "left out (the slowest, the grid has %zu places):", p * q);
-		for (size_t k = p * q; k < cfg->nmachines; k++)
-			fprintf(out, " %s", cfg->machines[pl->sel[k]].name);
+		int sum = hl_text_summarised(pl);
+		for (size_t k = p * q; k < cfg->nmachines;) {
+			size_t run = sum ? hl_text_run(cfg, pl->sel, cfg->nmachines, k, NULL) : 1;
+			char label[160];
+			hl_text_run_label(cfg, pl->sel[k], pl->sel[k + run - 1], label, sizeof label);
+			fprintf(out, " %s", label);
+			k += run;
+		}
 		fputc('\n', out);
 	}
 
+	if (hl_text_summarised(pl))
+		print_arrangement_runs(pl, out);
+	else
+		print_arrangement(pl, out, w);
+	print_rest_2d(pl, out, w);
+}
+
+/* The arrangement of a large grid: per grid row, its runs of one entry's
+ * identical machines (plan --full prints the whole table). */
+static void print_arrangement_runs(const hl_plan *pl, FILE *out)
+{
+	const hl_config *cfg = pl->cfg;
+	size_t q = pl->q;
+	size_t *row = malloc(q * sizeof *row);
+	if (row == NULL)
+		return;
+	fprintf(out, "\nArrangement (000 s4.3), each grid row's machines in runs of one entry "
+	        "(plan --full: the table):\n");
+	for (size_t i = 0; i < pl->p; i++) {
+		for (size_t j = 0; j < q; j++)
+			row[j] = hl_plan_at(pl, i, j);
+		fprintf(out, "  row %-4zu r_i %-10.6g R_i %-4zu", i, pl->grid.r[i], pl->panel.R[i]);
+		for (size_t j = 0; j < q;) {
+			size_t run = hl_text_run(cfg, row, q, j, NULL);
+			char label[160];
+			hl_text_run_label(cfg, row[j], row[j + run - 1], label, sizeof label);
+			fprintf(out, " %s%s (t %.6g)", j ? "| " : "", label, pl->T[i * q + j]);
+			j += run;
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "  columns:");
+	for (size_t j = 0; j < q;) {
+		size_t k = j + 1;
+		while (k < q && pl->grid.c[k] == pl->grid.c[j] && pl->panel.C[k] == pl->panel.C[j])
+			k++;
+		fprintf(out, " %zu-%zu: c_j %.6g, C_j %zu;", j, k - 1, pl->grid.c[j], pl->panel.C[j]);
+		j = k;
+	}
+	fputc('\n', out);
+	free(row);
+}
+
+static void print_arrangement(const hl_plan *pl, FILE *out, int w)
+{
+	const hl_config *cfg = pl->cfg;
+	const vproc_panel *pn = &pl->panel;
+	size_t p = pl->p, q = pl->q;
 	fprintf(out, "\nArrangement, cycle times and shares (000 s4.3):\n");
 	fprintf(out, "  %*s", 8, "");
 	for (size_t j = 0; j < q; j++)
@@ -374,7 +432,13 @@ static void text_2d(const hl_plan *pl, FILE *out)
 	for (size_t j = 0; j < q; j++)
 		fprintf(out, "  %*zu", w, pn->C[j]);
 	fputc('\n', out);
+}
 
+static void print_rest_2d(const hl_plan *pl, FILE *out, int w)
+{
+	const hl_config *cfg = pl->cfg;
+	const vproc_panel *pn = &pl->panel;
+	size_t p = pl->p, q = pl->q;
 	double obj = vproc_grid_objective(p, q, pl->grid.r, pl->grid.c);
 	fprintf(out, "\n  objective (sum r)(sum c)          %12.6g\n", obj);
 	fprintf(out, "  bound sum 1/t                      %12.6g  (objective = %.4f of it)\n",
@@ -382,7 +446,10 @@ static void text_2d(const hl_plan *pl, FILE *out)
 	fprintf(out, "  integer panel efficiency           %12.4f  (Bp Bq / max R_i C_j t_ij, "
 	        "over the objective)\n", pn->efficiency);
 
-	if (pn->Bp <= SHOW_PANEL && pn->Bq <= SHOW_PANEL) {
+	if (hl_text_summarised(pl)) {
+		fprintf(out, "\nThe panel is %zu x %zu: plan --full or --json for its ranks.\n",
+		        pn->Bp, pn->Bq);
+	} else if (pl->full || (pn->Bp <= SHOW_PANEL && pn->Bq <= SHOW_PANEL)) {
 		fprintf(out, "\nThe panel: machine of virtual process (I, J), MPI rank I*%zu + J "
 		        "(000 Figs 7, 9):\n", pn->Bq);
 		fprintf(out, "  %5s", "");

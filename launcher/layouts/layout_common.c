@@ -3,6 +3,8 @@
  * rank of the plan document, and layouts 1d's and 2d's predicted times per
  * block update against the ideal balance (000 s3.2, s4.3).
  */
+#include <string.h>
+
 #include "layout.h"
 #include "lu_predict.h"
 
@@ -126,4 +128,40 @@ void hl_layout_json_speedup(const hl_plan *pl, jw *w)
 	jw_key(w, "value"); jw_num(w, s);
 	jw_key(w, "model"); jw_str(w, hl_dense_model_name(m));
 	jw_end(w);
+}
+
+/* ---- summaries of large lists (plan text; --full and --json keep all) --- */
+
+int hl_text_summarised(const hl_plan *pl)
+{
+	return !pl->full && pl->cfg->nmachines > HL_TEXT_FULL_MAX;
+}
+
+size_t hl_text_run(const hl_config *cfg, const size_t *idx, size_t n, size_t i,
+                   const size_t *key)
+{
+#define AT(k) (idx ? idx[k] : (k))
+	const hl_machine *a = &cfg->machines[AT(i)];
+	size_t j = i + 1;
+	for (; j < n; j++) {
+		const hl_machine *b = &cfg->machines[AT(j)];
+		if (b->entry != a->entry || b->cycle_time != a->cycle_time ||
+		    (key && key[AT(j)] != key[AT(i)]))
+			break;
+	}
+	return j - i;
+#undef AT
+}
+
+void hl_text_run_label(const hl_config *cfg, size_t first, size_t last, char *buf, size_t len)
+{
+	const char *a = cfg->machines[first].name, *b = cfg->machines[last].name;
+	const char *dot = strrchr(a, '.');
+	size_t stem = dot ? (size_t)(dot - a) + 1 : 0;
+	if (first == last)
+		snprintf(buf, len, "%s", a);
+	else if (dot && strncmp(a, b, stem) == 0)   /* name.0-63: one count: entry */
+		snprintf(buf, len, "%s-%s", a, b + stem);
+	else
+		snprintf(buf, len, "%s..%s", a, b);
 }
