@@ -116,9 +116,11 @@ void hl_auto_print_text(const hl_plan *pl, FILE *out)
 	for (int k = 0; k < 2; k++)
 		if (a->s[k] > 0)
 			fprintf(out, "  %-4s %12.4g%s\n", k ? "2d" : "1d", a->s[k], a->network ? " s" : "");
-	if (a->s[0] > 0 && a->s[1] > 0)
-		fprintf(out, "  %s is %.2f x faster\n", two ? "2d" : "1d",
-		        two ? a->s[0] / a->s[1] : a->s[1] / a->s[0]);
+	double r = two ? a->s[0] / a->s[1] : a->s[1] / a->s[0];
+	if (a->s[0] > 0 && a->s[1] > 0 && r < 1.005)
+		fprintf(out, "  a tie: 1d kept (a slice needs no grid)\n");
+	else if (a->s[0] > 0 && a->s[1] > 0)
+		fprintf(out, "  %s is %.2f x faster\n", two ? "2d" : "1d", r);
 	else
 		fprintf(out, "  (%s)\n", a->why);
 }
