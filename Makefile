@@ -356,6 +356,7 @@ bench: $(BENCH_BIN) all
 	$(Q)HETLAUNCH=$(BIN) PROBE=$(abspath $(PROBE)) tests/bench_runtime.sh
 	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) tests/bench_dense.sh
 	$(Q)HETLAUNCH=$(BIN) tests/bench_vclock.sh
+	$(Q)HETLAUNCH=$(BIN) tests/bench_plan.sh
 
 # The main job: stock ScaLAPACK LU (hl-driver, n = 2400) on the emulated
 # lhpc platform of paper 002 (Table 5), one process per machine and then
