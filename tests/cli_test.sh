@@ -438,6 +438,10 @@ import json, sys; d = json.load(sys.stdin)
 assert d["B"] >= 256 and d["predicted_speedup"]["value"] > 1, (d["B"], d["predicted_speedup"])
 assert all(c > 0 for c in d["counts"].values())' \
 	&& ok || bad "a plan slower than its baseline: $(grep -i 'speedup\|loses' "$tmp/lose.txt")"
+# A chosen panel that misses its 10% says what it achieved.
+printf 'layout: 2d\nn: 1024\nnb: 32\nmax_procs: 4\nmachines:\n  - {name: a, speed: 1}\n  - {name: b, speed: 1.7}\n  - {name: c, speed: 3.1}\n  - {name: d, speed: 5}\n' >"$tmp/pmiss.yaml"
+"$HETLAUNCH" plan "$tmp/pmiss.yaml" | grep -q '^panel 2 x 2 virtual processes (chosen: the best up to max_procs = 4, efficiency 0\.[0-9]*; none is within 10%)$' \
+	&& ok || bad "a chosen panel short of 10% claims it: $("$HETLAUNCH" plan "$tmp/pmiss.yaml" | sed -n 3,4p)"
 # The seconds model for a real cluster (mflops:, latency_us, bandwidth_mbps)
 # at n = 100 000, no emulation, no memory check against this computer.
 "$HETLAUNCH" plan configs/today-cluster.yaml --json | python3 -c '

@@ -343,9 +343,15 @@ static void text_2d(const hl_plan *pl, FILE *out)
 		fprintf(out, "grid prediction for M = %zu: compute M^3/(3 obj) = %.6g + "
 		        "communication %.6g M^2 (1/p + 1/q)/2 = %.6g, in cycle_time units\n",
 		        pl->M, pl->shape.compute, pl->beta, pl->shape.comm);
-	fprintf(out, "panel %zu x %zu virtual processes (%s)\n", pn->Bp, pn->Bq,
-	        pl->panel_auto ? "chosen: the smallest within 10% of the rational optimum"
-	                       : "given");
+	fprintf(out, "panel %zu x %zu virtual processes (", pn->Bp, pn->Bq);
+	if (!pl->panel_auto)
+		fputs("given", out);
+	else if (pn->efficiency >= 1.0 - HL_B_TOLERANCE)
+		fputs("chosen: the smallest within 10% of the rational optimum", out);
+	else   /* what was achieved, not the target missed */
+		fprintf(out, "chosen: the best up to max_procs = %zu, efficiency %.2f; none is "
+		        "within 10%%", cfg->max_procs, pn->efficiency);
+	fputs(")\n", out);
 	fprintf(out, "kernel %s, n = %zu, nb = %zu: M = %zu block rows and columns, "
 	            "BLACS grid %zu x %zu\n", hl_kernel_name(cfg->kernel), cfg->n, cfg->nb,
 	        pl->M, pn->Bp, pn->Bq);
