@@ -160,8 +160,40 @@ vproc_status vproc_lu_predict(size_t p, const double *t, size_t B,
 	return VPROC_OK;
 }
 
+/*
+ * The index b of the B = b + 1 chosen among [lo - 1, cap): the smallest
+ * within target that keeps every machine busy (want_all: no processor idle
+ * while another runs two processes: 1 x 64 on a 256-core list was 3 x
+ * ideal), else the smallest within target, else the least cost.  seen is
+ * p zeroed-or-not scratch.
+ */
+static size_t pick_B(size_t p, const size_t *sigma, const double *cost, size_t *seen,
+                     size_t lo, size_t cap, double target, int want_all)
+{
+	size_t used = 0, within = cap, best = lo - 1;
+	memset(seen, 0, p * sizeof *seen);
+	for (size_t b = 0; b < cap; b++) {
+		used += seen[sigma[b]]++ == 0;
+		if (b + 1 < lo)
+			continue;
+		if (cost[b] <= target && (!want_all || used == p))
+			return b;
+		if (cost[b] <= target && within == cap)
+			within = b;
+		if (cost[b] < cost[best])
+			best = b;
+	}
+	return within < cap ? within : best;
+}
+
 vproc_status vproc_choose_B(size_t p, const double *t, size_t cap, double tol,
                             unsigned flags, size_t *B)
+{
+	return vproc_choose_B_from(p, t, 1, cap, tol, flags, B);
+}
+
+vproc_status vproc_choose_B_from(size_t p, const double *t, size_t from, size_t cap,
+                                 double tol, unsigned flags, size_t *B)
 {
 	vproc_status st = vproc_check_times(p, t);
 	if (st != VPROC_OK)
@@ -169,6 +201,8 @@ vproc_status vproc_choose_B(size_t p, const double *t, size_t cap, double tol,
 	if (B == NULL || !isfinite(tol) || tol < 0.0)
 		return VPROC_EINVAL;
 	size_t lo = (flags & VPROC_SLICE_OPTIMIZED) ? 2 : 1;
+	if (from > lo)
+		lo = from;
 	if (cap < lo)
 		cap = lo;
 	/* One incremental run gives the cost of every B <= cap at once,
@@ -184,16 +218,7 @@ vproc_status vproc_choose_B(size_t p, const double *t, size_t cap, double tol,
 	if (st != VPROC_OK)
 		goto out;
 	double target = vproc_cost_ideal(p, t) * (1.0 + tol);
-	size_t best = lo - 1;
-	for (size_t b = lo - 1; b < cap; b++) {
-		if (cost[b] <= target) {
-			best = b;
-			break;
-		}
-		if (cost[b] < cost[best])
-			best = b;
-	}
-	*B = best + 1;
+	*B = pick_B(p, sigma, cost, counts, lo, cap, target, from >= p) + 1;
 out:
 	free(sigma);
 	free(cost);

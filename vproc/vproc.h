@@ -148,6 +148,11 @@ vproc_status vproc_lu_predict(size_t p, const double *t, size_t B,
  */
 vproc_status vproc_choose_B(size_t p, const double *t, size_t cap, double tol,
                             unsigned flags, size_t *B);
+/* The same among B >= from (from > cap: B = from): a plan that leaves a
+ * processor idle while it gives another two processes is slower than one
+ * process per processor until B reaches the processors. */
+vproc_status vproc_choose_B_from(size_t p, const double *t, size_t from, size_t cap,
+                                 double tol, unsigned flags, size_t *B);
 
 /* ------------------------------------------------------------------------
  * The 2D grid allocation problem (000 s4.3): machines arranged on a p x q
@@ -269,7 +274,10 @@ typedef struct {
  * trailing updates, sum_k (M-k)^2, at the grid's rate obj), plus
  * communication beta M^2 (1/p + 1/q) / 2, beta the time to send one b x b
  * block.  Small grids (k <= 9) are arranged exactly, others by the
- * heuristic with all our refinements.  n <= 64.
+ * heuristic with all our refinements.  Up to 64 machines every k <= n is
+ * tried; beyond, the whole list and the list without each of its slowest
+ * classes of equal cycle times (up to 8), each with every p <= sqrt(k) and
+ * q = floor(k / p), arranged by the heuristic without its local search.
  *   best [out]
  */
 vproc_status vproc_grid_choose_shape(size_t n, const double *t, size_t M, double beta,

@@ -227,6 +227,7 @@ static void compare_json(jw *w, const compare_ctx *c)
 	jw_key(w, "hetero"); hl_run_report_json(w, c->cfg, c->plan, c->het);
 	jw_key(w, "speedup"); jw_num(w, meas);
 	jw_key(w, "predicted_speedup"); jw_num(w, pred);
+	jw_key(w, "predicted_speedup_model"); jw_str(w, hl_predicted_speedup_model(c->plan));
 	jw_key(w, "fraction_of_predicted"); jw_num(w, pred > 0 ? meas / pred : 0.0);
 	/* Flagged times are not the emulated cluster's: not a passed comparison. */
 	char why[256];
@@ -339,8 +340,8 @@ int hl_cmd_compare(int argc, char **argv)
 		}
 		double pred = hl_predicted_speedup(&plan), meas = speedup(&cyc, &het);
 		fprintf(stderr, "hetlaunch: cyclic %.3f s, hetero %.3f s: speedup %.2f, predicted %.2f "
-		        "(%.0f%% of predicted)\n", cyc.time, het.time, meas, pred,
-		        pred > 0 ? 100 * meas / pred : 0.0);
+		        "(%.0f%% of predicted; model: %s)\n", cyc.time, het.time, meas, pred,
+		        pred > 0 ? 100 * meas / pred : 0.0, hl_predicted_speedup_model(&plan));
 		hl_compare_sizes_print(&cyc, &het, stderr);
 		char why[256];
 		hl_compare_flagged(&cyc, &het, why, sizeof why);

@@ -29,8 +29,10 @@ static const char usage_text[] =
 	"Plan and launch stock ScaLAPACK load-balanced on machines of different speeds.\n"
 	"\n"
 	"commands:\n"
-	"  plan FILE [--json]      compute the mapping of virtual processes to machines\n"
-	"                          and its predicted costs; --json prints the plan document\n"
+	"  plan FILE [--json] [--full]  compute the mapping of virtual processes to\n"
+	"                          machines and its predicted costs; --json prints the plan\n"
+	"                          document; --full every table whole (large lists are\n"
+	"                          summarised: identical processors grouped)\n"
 	"  hostfile FILE [--format F] [-o PATH] [--baseline cyclic]\n"
 	"                          the host file that makes a launcher start each rank\n"
 	"                          where the plan puts it; F: mpich (default),\n"
@@ -115,12 +117,14 @@ static const char plan_help[] =
 static int cmd_plan(int argc, char **argv)
 {
 	const char *file = NULL;
-	int json = 0;
+	int json = 0, full = 0;
 	for (int i = 0; i < argc; i++) {
 		if (is_help(argv[i]))
 			return print_help(plan_help);
 		if (strcmp(argv[i], "--json") == 0)
 			json = 1;
+		else if (strcmp(argv[i], "--full") == 0)
+			full = 1;
 		else if (strcmp(argv[i], "--") == 0 && i + 1 < argc && file == NULL)
 			file = argv[++i];
 		else if (argv[i][0] == '-' && argv[i][1] != '\0')
@@ -142,6 +146,7 @@ static int cmd_plan(int argc, char **argv)
 		diag_print(&d, stderr);
 		rc = EXIT_USAGE;
 	} else {
+		plan.full = full;
 		if (json)
 			hl_plan_print_json(&plan, stdout);
 		else

@@ -25,6 +25,7 @@ typedef struct {
 	double emulate_mflops; /* emulated speed overriding cycle_time's; 0: none */
 	size_t cores;        /* CPUs this machine owns on its host (1: a processor;
 	                      * more: a node whose speed is all its cores') */
+	double mflops;       /* its real speed, for the seconds model; 0: unknown */
 	hl_loc loc;          /* the list entry */
 	size_t entry;        /* index of that entry in the YAML list */
 } hl_machine;
@@ -57,6 +58,7 @@ typedef struct {
 #define HL_DEFAULT_N 1024
 #define HL_DEFAULT_NB 32
 #define HL_DEFAULT_MAX_PROCS 64
+#define HL_MAX_PROCS_PER_MACHINE 4
 
 typedef struct {
 	char *file;              /* the path, as given */
@@ -90,6 +92,9 @@ typedef struct {
 	char **mpiexec;          /* NULL-terminated argv prefix; NULL: mpiexec.hydra */
 	size_t nmpiexec;
 	int mpi;                 /* hl_mpi: mpi: mpich (default) | openmpi (openmpi.h) */
+	double latency_us;       /* the real network (the seconds model without
+	                          * emulation), per message; 0: not given */
+	double bandwidth_mbps;   /* per port; 0: not given */
 	double comm_cost;        /* 2d: time to send one b x b block, in cycle_time
 	                          * units; 0: the fastest machine's cycle time */
 } hl_config;
@@ -105,6 +110,9 @@ const char *hl_layout_name(const hl_layout_ops *l);
 const char *hl_allocation_name(hl_allocation a);
 const char *hl_order_name(hl_order o);
 const char *hl_arrangement_name(hl_arrangement a);
+
+/* The default max_procs: 64, or 4 per processor when that is more. */
+size_t hl_config_max_procs(size_t nmachines);
 
 /* M = ceil(n / nb): column blocks of the matrix. */
 size_t hl_config_blocks(const hl_config *cfg);

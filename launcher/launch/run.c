@@ -78,6 +78,12 @@ void hl_compare_flagged(const hl_run *cyc, const hl_run *het, char *buf, size_t 
 		         het->overrun_flagged ? " (flagged)" : "");
 }
 
+const char *hl_predicted_speedup_model(const hl_plan *plan)
+{
+	const hl_layout_ops *l = plan->cfg->layout;
+	return l->speedup_model ? l->speedup_model(plan) : "the layout's";
+}
+
 /* Are all the ranks on this computer? */
 static int all_local(const hl_config *cfg, const hl_ranks *r)
 {
@@ -266,6 +272,7 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 	jw_obj(w);
 	jw_key(w, "cost"); jw_num(w, run->baseline ? plan->cyclic : plan->hetero);
 	jw_key(w, "speedup_over_cyclic"); jw_num(w, hl_predicted_speedup(plan));
+	jw_key(w, "speedup_model"); jw_str(w, hl_predicted_speedup_model(plan));
 	if (run->predicted_time > 0) {
 		jw_key(w, "time"); jw_num(w, run->predicted_time);
 		if (run->time > 0) {

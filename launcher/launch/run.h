@@ -57,6 +57,9 @@ int hl_run_precheck(const hl_config *cfg, size_t nranks, hl_run_opts *o, char *e
 /* The predicted speedup of the plan over one process per machine: the
  * step-by-step LU prediction for 1d, the steady state for 2d. */
 double hl_predicted_speedup(const hl_plan *plan);
+/* The model it comes from: "seconds", "step-by-step", "steady state" (layouts
+ * 1d and 2d: the most faithful that applies), or "the layout's". */
+const char *hl_predicted_speedup_model(const hl_plan *plan);
 
 /* What to change when a run is flagged for overruns (one line, no period). */
 void hl_overrun_advice(const hl_config *cfg, const hl_run *run, char *buf, size_t len);

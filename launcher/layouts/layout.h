@@ -77,6 +77,9 @@ struct hl_layout_ops {
 	 * with the config's n and nb. */
 	const char *baseline_kernel;
 	double (*predicted_time)(const hl_plan *plan, int baseline);
+	/* Optional (NULL: none).  The name of the model predicted_speedup
+	 * used ("seconds", "step-by-step", "steady state"). */
+	const char *(*speedup_model)(const hl_plan *plan);
 };
 
 /* The registry, in the order `hetlaunch --help` and errors list them;
@@ -124,10 +127,36 @@ typedef struct {
  * hetero, cyclic), the last two also over the ideal; then the row's own
  * lines, then hl_layout_text_speedup's. */
 void hl_layout_text_predicted(const hl_plan *pl, const hl_layout_labels *l, FILE *out);
-/* The predicted speedup over cyclic, and its bound (cyclic over ideal). */
+/* The one predicted speedup of layouts 1d and 2d (layout_common.c): the
+ * model used, and the value in *speedup. */
+typedef enum { HL_MODEL_SECONDS, HL_MODEL_STEP, HL_MODEL_STEADY } hl_dense_model;
+hl_dense_model hl_dense_speedup(const hl_plan *pl, double *speedup);
+const char *hl_dense_model_name(hl_dense_model m);
+/* Its line, and when it is below 1 a line that says the plan loses, by
+ * how much, and what made it so (the user's keys, or hetlaunch's choice). */
 void hl_layout_text_speedup(const hl_plan *pl, FILE *out);
+/* "predicted_speedup": {value, model} in the plan document. */
+void hl_layout_json_speedup(const hl_plan *pl, jw *w);
 /* Opens the plan document's "predicted" object with ideal, cyclic, hetero
  * and speedup; the row adds its own keys and closes it. */
 void hl_layout_json_predicted_open(const hl_plan *pl, jw *w);
+
+/* Plan text of more than HL_TEXT_FULL_MAX processors is summarised: the
+ * identical processors of a count: entry grouped on one line, long tables
+ * left to plan --full and --json (a page for hundreds of cores). */
+#define HL_TEXT_FULL_MAX 16
+int hl_text_summarised(const hl_plan *pl);
+/* The length of the run from position i of idx[0..n) (NULL: list order):
+ * machines of one list entry, equal cycle times and equal key[] (NULL: no
+ * key), indexed by config index. */
+size_t hl_text_run(const hl_config *cfg, const size_t *idx, size_t n, size_t i,
+                   const size_t *key);
+/* "new1.0-63" for machines first..last of one count: entry. */
+void hl_text_run_label(const hl_config *cfg, size_t first, size_t last, char *buf, size_t len);
+
+/* layout: auto's choice (layout_auto.c): its lines and its object of the
+ * plan document; nothing when the file is not layout: auto. */
+void hl_auto_print_text(const hl_plan *pl, FILE *out);
+void hl_auto_json(const hl_plan *pl, jw *w);
 
 #endif

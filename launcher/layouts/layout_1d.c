@@ -141,7 +141,11 @@ static int plan_1d(const hl_config *cfg, diag *d, hl_plan *plan)
 	if (plan->B == 0) {
 		/* More processes than column blocks would leave some idle. */
 		size_t cap = cfg->max_procs < plan->M ? cfg->max_procs : plan->M;
-		vproc_status st = vproc_choose_B(p, plan->t, cap, HL_B_TOLERANCE, flags, &plan->B);
+		/* Every processor before any gets a second process (the cyclic
+		 * baseline already uses them all). */
+		size_t from = p < cap ? p : cap;
+		vproc_status st = vproc_choose_B_from(p, plan->t, from, cap, HL_B_TOLERANCE, flags,
+		                                      &plan->B);
 		if (st != VPROC_OK) {
 			diag_error(d, 0, 0, "cannot choose B: %s", vproc_strerror(st));
 			return -1;
@@ -229,9 +233,15 @@ static int order_free(const hl_plan *plan)
 
 static double speedup_1d(const hl_plan *plan)
 {
-	if (plan->lu_hetero > 0 && !order_free(plan))
-		return plan->lu_cyclic / plan->lu_hetero;
-	return plan->hetero > 0 ? plan->cyclic / plan->hetero : 0.0;
+	double s;
+	hl_dense_speedup(plan, &s);
+	return s;
+}
+
+static const char *model_1d(const hl_plan *plan)
+{
+	double s;
+	return hl_dense_model_name(hl_dense_speedup(plan, &s));
 }
 
 /* ---- words ------------------------------------------------------------------ */
@@ -245,16 +255,56 @@ static void print_machines(const hl_plan *pl, FILE *out, int w)
 		if (l > hw)
 			hw = l;
 	}
+	int sum = hl_text_summarised(pl);
+	for (size_t i = 0; sum && i < cfg->nmachines;) {   /* the labels' width */
+		size_t run = hl_text_run(cfg, NULL, cfg->nmachines, i, pl->slice.counts);
+		char name[160];
+		hl_text_run_label(cfg, i, i + run - 1, name, sizeof name);
+		w = (int)strlen(name) > w ? (int)strlen(name) : w;
+		i += run;
+	}
 	fprintf(out, "  %-*s  %-*s  %12s%s  %7s  %12s\n", w, "machine", hw, "host", "cycle_time",
 	        cfg->by_speed ? "         speed" : "", "vprocs", "c*t");
-	for (size_t i = 0; i < cfg->nmachines; i++) {
+	for (size_t i = 0; i < cfg->nmachines;) {
 		const hl_machine *m = &cfg->machines[i];
 		size_t c = pl->slice.counts[i];
-		fprintf(out, "  %-*s  %-*s  %12.6g", w, m->name, hw, m->host, m->cycle_time);
+		size_t run = sum ? hl_text_run(cfg, NULL, cfg->nmachines, i, pl->slice.counts) : 1;
+		char name[160];
+		hl_text_run_label(cfg, i, i + run - 1, name, sizeof name);
+		fprintf(out, "  %-*s  %-*s  %12.6g", w, name, hw, m->host, m->cycle_time);
 		if (cfg->by_speed)
 			fprintf(out, "  %12.6g", m->speed);
-		fprintf(out, "  %7zu  %12.6g\n", c, (double)c * m->cycle_time);
+		fprintf(out, "  %7zu  %12.6g", c, (double)c * m->cycle_time);
+		if (run > 1)   /* identical processors of one count: entry */
+			fprintf(out, "  (%zu machines, %zu processes)", run, run * c);
+		fputc('\n', out);
+		i += run;
 	}
+}
+
+/* The slice pattern as runs of one list entry: "new1 x 64" (summaries). */
+static void print_pattern_runs(const hl_plan *pl, FILE *out)
+{
+	const hl_config *cfg = pl->cfg;
+	const size_t *pat = pl->slice.pattern;
+	size_t col = 0;
+	for (size_t k = 0; k < pl->B;) {
+		size_t j = k + 1;
+		while (j < pl->B && cfg->machines[pat[j]].entry == cfg->machines[pat[k]].entry)
+			j++;
+		size_t first, count;
+		hl_cfg_machine_entry(cfg, cfg->machines[pat[k]].entry, &first, &count);
+		char label[160], item[200];
+		hl_text_run_label(cfg, first, first + count - 1, label, sizeof label);
+		snprintf(item, sizeof item, "%s x %zu", label, j - k);
+		if (col + strlen(item) + 2 > 76) {
+			fputc('\n', out);
+			col = 0;
+		}
+		col += (size_t)fprintf(out, "%s%s", col ? ", " : "  ", item);
+		k = j;
+	}
+	fputc('\n', out);
 }
 
 
@@ -269,7 +319,8 @@ static void print_order(const hl_plan *pl, FILE *out)
 	}
 	if (!(pl->order_s[0] > 0)) {
 		fprintf(out, "\nSlice order: 000 s3.4's (%s)\n",
-		        !cfg->emulate ? "not emulated: no network to predict the other by"
+		        !cfg->emulate && hl_seconds_speeds(cfg) == HL_SPEEDS_NONE
+		        ? "not emulated: no network to predict the other by"
 		        : !hl_seconds_affordable(cfg, pl->B) ? "too large to predict while planning"
 		        : "no seconds model for this kernel or emulated network: "
 		          "kernels lu, qr, emulate: mflops, a switch or a bus");
@@ -283,24 +334,48 @@ static void print_order(const hl_plan *pl, FILE *out)
 	fprintf(out, "  chosen: %s\n", pl->grouped ? "grouped" : "interleaved");
 }
 
+static void print_allocation(const hl_plan *pl, FILE *out, int w);
+static void print_predicted_1d(const hl_plan *pl, FILE *out);
+
 static void text_1d(const hl_plan *pl, FILE *out)
 {
 	const hl_config *cfg = pl->cfg;
-	const vproc_slice *s = &pl->slice;
 	int w = hl_plan_name_width(cfg);
 
 	fprintf(out, "hetlaunch plan: %s (%s)\n", cfg->name, cfg->file);
-	fprintf(out, "layout 1d: a slice of B = %zu virtual processes (%s), allocation %s\n",
-	        pl->B, pl->B_auto ? "chosen: the smallest B within 10% of the ideal" : "given",
-	        hl_allocation_name(cfg->allocation));
+	fprintf(out, "layout 1d: a slice of B = %zu virtual processes (", pl->B);
+	if (!pl->B_auto)
+		fputs("given", out);
+	else if (pl->hetero <= pl->ideal * (1.0 + HL_B_TOLERANCE))
+		fputs("chosen: the smallest B within 10% of the ideal", out);
+	else   /* say what was achieved, not the target missed */
+		fprintf(out, "chosen: the best B up to %zu, %.2f x ideal; none is within 10%%",
+		        cfg->max_procs < pl->M ? cfg->max_procs : pl->M, pl->hetero / pl->ideal);
+	fprintf(out, "), allocation %s\n", hl_allocation_name(cfg->allocation));
 	fprintf(out, "kernel %s, n = %zu, nb = %zu: M = %zu column blocks, grid 1 x %zu\n\n",
 	        hl_kernel_name(cfg->kernel), cfg->n, cfg->nb, pl->M, pl->B);
 
 	print_machines(pl, out, w);
 
+	if (hl_text_summarised(pl)) {
+		fprintf(out, "\nIncremental allocation (paper 000 s3.3): %zu chunks "
+		        "(plan --full, or --json)\n", pl->B);
+		fprintf(out, "\nSlice pattern, virtual processes 0..%zu in runs of one machine "
+		        "entry%s:\n", pl->B - 1, pl->grouped ? " (grouped by machine)" : "");
+		print_pattern_runs(pl, out);
+	} else {
+		print_allocation(pl, out, w);
+	}
+	print_predicted_1d(pl, out);
+}
+
+static void print_allocation(const hl_plan *pl, FILE *out, int w)
+{
+	const hl_config *cfg = pl->cfg;
+	const vproc_slice *s = &pl->slice;
 	fprintf(out, "\nIncremental allocation (paper 000 s3.3): chunk s goes to\n");
 	fprintf(out, "  %7s  %-*s  %12s\n", "s", w, "machine", "cost/chunk");
-	size_t rows = pl->B <= SHOW_ROWS ? pl->B : SHOW_ROWS;
+	size_t rows = pl->B <= SHOW_ROWS || pl->full ? pl->B : SHOW_ROWS;
 	for (size_t k = 0; k < rows; k++)
 		fprintf(out, "  %7zu  %-*s  %12.6g\n", k + 1, w, cfg->machines[s->sigma[k]].name,
 		        s->prefix_cost[k]);
@@ -328,13 +403,15 @@ static void text_1d(const hl_plan *pl, FILE *out)
 	if (rows < pl->B)
 		fprintf(out, " ... (%zu more in --json)", pl->B - rows);
 	fputc('\n', out);
+}
 
+static void print_predicted_1d(const hl_plan *pl, FILE *out)
+{
 	char label[64];
 	snprintf(label, sizeof label, "this plan (B = %zu)", pl->B);
 	hl_layout_text_predicted(pl, &(hl_layout_labels){
 		.unit = "column block", .ideal = "ideal balance (B = infinity)",
 		.plan = label, .cyclic = "cyclic, 1 process per machine" }, out);
-	hl_layout_text_speedup(pl, out);
 
 	print_order(pl, out);
 	if (order_free(pl))
@@ -344,9 +421,6 @@ static void text_1d(const hl_plan *pl, FILE *out)
 	        pl->grouped ? "grouped" : "000 s3.4's order");
 	fprintf(out, "  %-32s %12.6g\n", "this plan", pl->lu_hetero);
 	fprintf(out, "  %-32s %12.6g\n", "cyclic, 1 process per machine", pl->lu_cyclic);
-	if (pl->lu_hetero > 0)
-		fprintf(out, "  predicted speedup over cyclic:   %12.2f\n",
-		        pl->lu_cyclic / pl->lu_hetero);
 }
 
 static void json_1d(const hl_plan *pl, jw *w)
@@ -426,5 +500,6 @@ const hl_layout_ops hl_layout_1d = {
 	.ranks = ranks_1d,
 	.ranks_baseline = ranks_1d_baseline,
 	.predicted_speedup = speedup_1d,
-	.predicted_time = hl_lu_predicted_time, /* seconds, network included */
+	.predicted_time = hl_lu_predicted_time,   /* seconds, network included */
+	.speedup_model = model_1d,
 };

@@ -116,11 +116,6 @@ static int choose_grid_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 		plan->q = cfg->grid[1];
 		return 0;
 	}
-	if (N > HL_SHAPE_MAX) {
-		diag_error(d, 0, 0, "%zu machines: hetlaunch chooses the grid for at most %d; "
-		           "give grid: [p, q]", N, HL_SHAPE_MAX);
-		return -1;
-	}
 	plan->beta = cfg->comm_cost > 0 ? cfg->comm_cost : plan->t[plan->sel[0]];
 	vproc_status st = vproc_grid_choose_shape(N, plan->t, plan->M, plan->beta, &plan->shape);
 	if (st != VPROC_OK) {
@@ -257,9 +252,13 @@ static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 	size_t Bp, Bq;
 	if (sort_machines_2d(cfg, d, plan) < 0 || choose_grid_2d(cfg, d, plan) < 0 ||
 	    arrange_grid_2d(cfg, d, plan) < 0 || choose_panel_2d(cfg, d, plan, &Bp, &Bq) < 0 ||
-	    build_panel_2d(cfg, d, plan, Bp, Bq) < 0)
+	    build_panel_2d(cfg, d, plan, Bp, Bq) < 0 || costs_2d(d, plan, Bp, Bq) < 0)
 		return -1;
-	return costs_2d(d, plan, Bp, Bq);
+	/* The step-by-step LU of the panel and of its baseline: the seconds
+	 * model at the relative speeds 1/t, no network (0 when too large). */
+	plan->lu_hetero = hl_model_seconds(plan, 0, HL_SPEEDS_RELATIVE);
+	plan->lu_cyclic = hl_model_seconds(plan, 1, HL_SPEEDS_RELATIVE);
+	return 0;
 }
 
 
@@ -309,13 +308,25 @@ static int ranks_2d_baseline(const hl_plan *plan, hl_ranks *r)
 /* The steady state per block update (000 s4.2). */
 static double speedup_2d(const hl_plan *plan)
 {
-	return plan->hetero > 0 ? plan->cyclic / plan->hetero : 0.0;
+	double s;
+	hl_dense_speedup(plan, &s);
+	return s;
+}
+
+static const char *model_2d(const hl_plan *plan)
+{
+	double s;
+	return hl_dense_model_name(hl_dense_speedup(plan, &s));
 }
 
 /* ---- words ------------------------------------------------------------------ */
 
 /* Panels larger than this are summarised in the text output. */
 #define SHOW_PANEL 40
+
+static void print_arrangement_runs(const hl_plan *pl, FILE *out);
+static void print_arrangement(const hl_plan *pl, FILE *out, int w);
+static void print_rest_2d(const hl_plan *pl, FILE *out, int w);
 
 static void text_2d(const hl_plan *pl, FILE *out)
 {
@@ -332,19 +343,79 @@ static void text_2d(const hl_plan *pl, FILE *out)
 		fprintf(out, "grid prediction for M = %zu: compute M^3/(3 obj) = %.6g + "
 		        "communication %.6g M^2 (1/p + 1/q)/2 = %.6g, in cycle_time units\n",
 		        pl->M, pl->shape.compute, pl->beta, pl->shape.comm);
-	fprintf(out, "panel %zu x %zu virtual processes (%s)\n", pn->Bp, pn->Bq,
-	        pl->panel_auto ? "chosen: the smallest within 10% of the rational optimum"
-	                       : "given");
+	fprintf(out, "panel %zu x %zu virtual processes (", pn->Bp, pn->Bq);
+	if (!pl->panel_auto)
+		fputs("given", out);
+	else if (pn->efficiency >= 1.0 - HL_B_TOLERANCE)
+		fputs("chosen: the smallest within 10% of the rational optimum", out);
+	else   /* what was achieved, not the target missed */
+		fprintf(out, "chosen: the best up to max_procs = %zu, efficiency %.2f; none is "
+		        "within 10%%", cfg->max_procs, pn->efficiency);
+	fputs(")\n", out);
 	fprintf(out, "kernel %s, n = %zu, nb = %zu: M = %zu block rows and columns, "
 	            "BLACS grid %zu x %zu\n", hl_kernel_name(cfg->kernel), cfg->n, cfg->nb,
 	        pl->M, pn->Bp, pn->Bq);
 	if (pl->dropped) {
 		fprintf(out, "left out (the slowest, the grid has %zu places):", p * q);
-		for (size_t k = p * q; k < cfg->nmachines; k++)
-			fprintf(out, " %s", cfg->machines[pl->sel[k]].name);
+		int sum = hl_text_summarised(pl);
+		for (size_t k = p * q; k < cfg->nmachines;) {
+			size_t run = sum ? hl_text_run(cfg, pl->sel, cfg->nmachines, k, NULL) : 1;
+			char label[160];
+			hl_text_run_label(cfg, pl->sel[k], pl->sel[k + run - 1], label, sizeof label);
+			fprintf(out, " %s", label);
+			k += run;
+		}
 		fputc('\n', out);
 	}
 
+	if (hl_text_summarised(pl))
+		print_arrangement_runs(pl, out);
+	else
+		print_arrangement(pl, out, w);
+	print_rest_2d(pl, out, w);
+}
+
+/* The arrangement of a large grid: per grid row, its runs of one entry's
+ * identical machines (plan --full prints the whole table). */
+static void print_arrangement_runs(const hl_plan *pl, FILE *out)
+{
+	const hl_config *cfg = pl->cfg;
+	size_t q = pl->q;
+	size_t *row = malloc(q * sizeof *row);
+	if (row == NULL)
+		return;
+	fprintf(out, "\nArrangement (000 s4.3), each grid row's machines in runs of one entry "
+	        "(plan --full: the table):\n");
+	for (size_t i = 0; i < pl->p; i++) {
+		for (size_t j = 0; j < q; j++)
+			row[j] = hl_plan_at(pl, i, j);
+		fprintf(out, "  row %-4zu r_i %-10.6g R_i %-4zu", i, pl->grid.r[i], pl->panel.R[i]);
+		for (size_t j = 0; j < q;) {
+			size_t run = hl_text_run(cfg, row, q, j, NULL);
+			char label[160];
+			hl_text_run_label(cfg, row[j], row[j + run - 1], label, sizeof label);
+			fprintf(out, " %s%s (t %.6g)", j ? "| " : "", label, pl->T[i * q + j]);
+			j += run;
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "  columns:");
+	for (size_t j = 0; j < q;) {
+		size_t k = j + 1;
+		while (k < q && pl->grid.c[k] == pl->grid.c[j] && pl->panel.C[k] == pl->panel.C[j])
+			k++;
+		fprintf(out, " %zu-%zu: c_j %.6g, C_j %zu;", j, k - 1, pl->grid.c[j], pl->panel.C[j]);
+		j = k;
+	}
+	fputc('\n', out);
+	free(row);
+}
+
+static void print_arrangement(const hl_plan *pl, FILE *out, int w)
+{
+	const hl_config *cfg = pl->cfg;
+	const vproc_panel *pn = &pl->panel;
+	size_t p = pl->p, q = pl->q;
 	fprintf(out, "\nArrangement, cycle times and shares (000 s4.3):\n");
 	fprintf(out, "  %*s", 8, "");
 	for (size_t j = 0; j < q; j++)
@@ -367,7 +438,13 @@ static void text_2d(const hl_plan *pl, FILE *out)
 	for (size_t j = 0; j < q; j++)
 		fprintf(out, "  %*zu", w, pn->C[j]);
 	fputc('\n', out);
+}
 
+static void print_rest_2d(const hl_plan *pl, FILE *out, int w)
+{
+	const hl_config *cfg = pl->cfg;
+	const vproc_panel *pn = &pl->panel;
+	size_t p = pl->p, q = pl->q;
 	double obj = vproc_grid_objective(p, q, pl->grid.r, pl->grid.c);
 	fprintf(out, "\n  objective (sum r)(sum c)          %12.6g\n", obj);
 	fprintf(out, "  bound sum 1/t                      %12.6g  (objective = %.4f of it)\n",
@@ -375,7 +452,10 @@ static void text_2d(const hl_plan *pl, FILE *out)
 	fprintf(out, "  integer panel efficiency           %12.4f  (Bp Bq / max R_i C_j t_ij, "
 	        "over the objective)\n", pn->efficiency);
 
-	if (pn->Bp <= SHOW_PANEL && pn->Bq <= SHOW_PANEL) {
+	if (hl_text_summarised(pl)) {
+		fprintf(out, "\nThe panel is %zu x %zu: plan --full or --json for its ranks.\n",
+		        pn->Bp, pn->Bq);
+	} else if (pl->full || (pn->Bp <= SHOW_PANEL && pn->Bq <= SHOW_PANEL)) {
 		fprintf(out, "\nThe panel: machine of virtual process (I, J), MPI rank I*%zu + J "
 		        "(000 Figs 7, 9):\n", pn->Bq);
 		fprintf(out, "  %5s", "");
@@ -412,7 +492,6 @@ static void text_2d(const hl_plan *pl, FILE *out)
 		.plan = plan_label, .cyclic = cyclic_label }, out);
 	fprintf(out, "  %-32s %12.6g  %.2f x ideal  (not a grid: stock ScaLAPACK "
 	        "cannot run it)\n", "Kalinov-Lastovetsky, same panel", pl->kl, pl->kl / pl->ideal);
-	hl_layout_text_speedup(pl, out);
 }
 
 static void json_2d(const hl_plan *pl, jw *w)
@@ -504,5 +583,6 @@ const hl_layout_ops hl_layout_2d = {
 	.ranks = ranks_2d,
 	.ranks_baseline = ranks_2d_baseline,
 	.predicted_speedup = speedup_2d,
-	.predicted_time = hl_lu_predicted_time, /* seconds, network included */
+	.predicted_time = hl_lu_predicted_time,   /* seconds, network included */
+	.speedup_model = model_2d,
 };

@@ -8,6 +8,7 @@
 
 extern const hl_layout_ops hl_layout_1d;   /* 000 s3, 002 s2: a slice */
 extern const hl_layout_ops hl_layout_2d;   /* 000 s4: a grid and a panel */
+extern const hl_layout_ops hl_layout_auto; /* 1d or 2d, the faster predicted */
 extern const hl_layout_ops hl_layout_ring; /* 004: a ring for an iterative stencil */
 extern const hl_layout_ops hl_layout_mw;   /* 003: matrix product from a master */
 extern const hl_layout_ops hl_layout_columns; /* 001: matrix product on rectangles */
@@ -15,6 +16,7 @@ extern const hl_layout_ops hl_layout_columns; /* 001: matrix product on rectangl
 const hl_layout_ops *const hl_layouts[] = {
 	&hl_layout_1d,
 	&hl_layout_2d,
+	&hl_layout_auto,
 	&hl_layout_ring,
 	&hl_layout_mw,
 	&hl_layout_columns,

@@ -1,6 +1,7 @@
 /*
  * lu_predict.c -- see lu_predict.h.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "config.h"
@@ -20,64 +21,127 @@ static vproc_status (*seconds_model(hl_kernel k))(const vproc_lu_platform *, vpr
 	}
 }
 
-double hl_lu_predicted_time(const hl_plan *plan, int baseline)
+/* Every machine's real speed is given (mflops:, all or none). */
+static int real_speeds(const hl_config *cfg)
 {
-	const hl_config *cfg = plan->cfg;
-	vproc_status (*model)(const vproc_lu_platform *, vproc_lu_seconds *) =
-		seconds_model(cfg->kernel);
-	if (!cfg->emulate || !(cfg->emu.mflops > 0) || cfg->emu.links || model == NULL)
-		return 0.0;
+	return cfg->nmachines > 0 && cfg->machines[0].mflops > 0;
+}
+
+hl_speeds hl_seconds_speeds(const hl_config *cfg)
+{
+	if (seconds_model(cfg->kernel) == NULL)
+		return HL_SPEEDS_NONE;
+	if (cfg->emulate)
+		return cfg->emu.mflops > 0 && !cfg->emu.links ? HL_SPEEDS_EMULATED : HL_SPEEDS_NONE;
+	return real_speeds(cfg) ? HL_SPEEDS_REAL : HL_SPEEDS_NONE;
+}
+
+int hl_seconds_network(const hl_config *cfg)
+{
+	hl_speeds s = hl_seconds_speeds(cfg);
+	if (s == HL_SPEEDS_EMULATED)
+		return 1;   /* the network is what is emulated, none included */
+	if (s != HL_SPEEDS_REAL)
+		return 0;
+	if (cfg->latency_us > 0 || cfg->bandwidth_mbps > 0)
+		return 1;
+	for (size_t i = 0; i < cfg->nmachines; i++)
+		if (cfg->machines[i].latency_us > 0 || cfg->machines[i].bandwidth_mbps > 0)
+			return 1;
+	return 0;
+}
+
+/* Machine i's speed, latency (s) and bandwidth (bytes/s) for the model:
+ * emulated, real (mflops: and the top level's network), or relative
+ * (1/cycle_time, no network: the step-by-step balance alone). */
+static void machine_rates(const hl_config *cfg, hl_speeds how, size_t i, double *mf,
+                          double *lat, double *bw)
+{
+	const hl_machine *m = &cfg->machines[i];
+	double l = m->latency_us, b = m->bandwidth_mbps;
+	*lat = *bw = 0.0;
+	if (how == HL_SPEEDS_RELATIVE) {
+		*mf = 1.0 / m->cycle_time;
+		return;
+	}
+	if (how == HL_SPEEDS_EMULATED) {
+		*mf = m->emulate_mflops > 0 ? m->emulate_mflops
+		                            : hl_config_emulation_K(cfg) / m->cycle_time;
+		l = l > 0 ? l : cfg->emu.latency_us;
+		b = b > 0 ? b : cfg->emu.bandwidth_mbps;
+	} else {
+		*mf = m->mflops;
+		l = l > 0 ? l : cfg->latency_us;
+		b = b > 0 ? b : cfg->bandwidth_mbps;
+	}
+	*lat = l * 1e-6;
+	*bw = b * 1e6 / 8.0;
+}
+
+/* The model over the config's sizes on ranks r, in seconds (0: none). */
+static double model_sum(const hl_config *cfg, hl_speeds how, const hl_ranks *r, double *rates)
+{
 	size_t p = cfg->nmachines;
-	double K = hl_config_emulation_K(cfg);
-	double *mf = calloc(3 * p, sizeof *mf);
-	hl_ranks r = { 0 };
-	int rc = mf ? (baseline ? hl_ranks_cyclic(plan, &r) : hl_ranks_from_plan(plan, &r)) : -1;
-	if (rc < 0) {
-		free(mf);
-		return 0.0;
-	}
-	double *lat = mf + p, *bw = mf + 2 * p;
-	for (size_t i = 0; i < p; i++) {
-		const hl_machine *m = &cfg->machines[i];
-		mf[i] = m->emulate_mflops > 0 ? m->emulate_mflops : K / m->cycle_time;
-		lat[i] = (m->latency_us > 0 ? m->latency_us : cfg->emu.latency_us) * 1e-6;
-		bw[i] = (m->bandwidth_mbps > 0 ? m->bandwidth_mbps : cfg->emu.bandwidth_mbps) * 1e6 / 8.0;
-	}
-	vproc_lu_platform pl = { 0, cfg->nb, r.nprow, r.npcol, r.machine, p, mf, lat, bw,
-	                         cfg->emu.bus, cfg->emu.latency_us * 1e-6,
-	                         cfg->emu.bandwidth_mbps * 1e6 / 8.0 };
+	double *mf = rates, *lat = rates + p, *bw = rates + 2 * p;
+	for (size_t i = 0; i < p; i++)
+		machine_rates(cfg, how, i, &mf[i], &lat[i], &bw[i]);
+	int bus = how == HL_SPEEDS_EMULATED && cfg->emu.bus;
+	vproc_lu_platform pl = { 0, cfg->nb, r->nprow, r->npcol, r->machine, p, mf, lat, bw,
+	                         bus, bus ? cfg->emu.latency_us * 1e-6 : 0.0,
+	                         bus ? cfg->emu.bandwidth_mbps * 1e6 / 8.0 : 0.0 };
 	double total = 0.0;
 	for (size_t k = 0; k < cfg->nsizes; k++) {
 		vproc_lu_seconds s;
 		pl.n = cfg->sizes[k];
-		if (model(&pl, &s) != VPROC_OK) {
-			total = 0.0;
-			break;
-		}
+		if (seconds_model(cfg->kernel)(&pl, &s) != VPROC_OK)
+			return 0.0;
 		total += s.total;
 	}
-	hl_ranks_free(&r);
-	free(mf);
-	return total * K;
+	return isfinite(total) ? total : 0.0;
+}
+
+double hl_model_seconds(const hl_plan *plan, int baseline, hl_speeds how)
+{
+	const hl_config *cfg = plan->cfg;
+	if (how == HL_SPEEDS_NONE || seconds_model(cfg->kernel) == NULL)
+		return 0.0;
+	double *rates = calloc(3 * cfg->nmachines, sizeof *rates);
+	hl_ranks r = { 0 };
+	int rc = rates ? (baseline ? hl_ranks_cyclic(plan, &r) : hl_ranks_from_plan(plan, &r)) : -1;
+	double t = rc < 0 || !hl_seconds_affordable(cfg, r.nranks) ? 0.0
+	           : model_sum(cfg, how, &r, rates);
+	if (rc == 0)
+		hl_ranks_free(&r);
+	free(rates);
+	return t;
+}
+
+double hl_lu_predicted_time(const hl_plan *plan, int baseline)
+{
+	const hl_config *cfg = plan->cfg;
+	if (hl_seconds_speeds(cfg) != HL_SPEEDS_EMULATED)
+		return 0.0;
+	return hl_model_seconds(plan, baseline, HL_SPEEDS_EMULATED) * hl_config_emulation_K(cfg);
 }
 
 double hl_predicted_seconds(const hl_plan *plan, int baseline)
 {
-	double t = hl_lu_predicted_time(plan, baseline);
-	return t > 0 ? t / hl_config_emulation_K(plan->cfg) : 0.0;
+	return hl_model_seconds(plan, baseline, hl_seconds_speeds(plan->cfg));
 }
 
 int hl_seconds_affordable(const hl_config *cfg, size_t nranks)
 {
-	/* The dense models walk every step and, in it, every process's blocks
-	 * (vproc_cyclic_owned_from): about M^2 (P Q + machines) steps of work.
-	 * 1e8 is about half a second here, and a plan runs them up to four
-	 * times (layout_1d.c's order, plan.c's seconds); the loader lets n
-	 * reach 10^7 with nb = 1 (make fuzz gives an input 10 s). */
+	/* The dense models walk every step and, in it, every process and
+	 * machine a few times (vproc_cyclic_owned_from is closed-form): about
+	 * M (P Q + machines) steps of work, and QR's panels b times that.
+	 * 1e8 is about half a second here, and a plan runs them up to six
+	 * times (layout_1d.c's order, plan.c's seconds, layout auto); the
+	 * loader lets n reach 10^7 with nb = 1 (make fuzz). */
 	double work = 0.0;
 	for (size_t k = 0; k < cfg->nsizes; k++) {
 		double M = cfg->nb ? (double)cfg->sizes[k] / (double)cfg->nb + 1.0 : 0.0;
-		work += M * M * (double)(nranks + cfg->nmachines);
+		double panel = cfg->kernel == HL_KERNEL_QR ? (double)cfg->nb : 1.0;
+		work += M * panel * (double)(nranks + cfg->nmachines) * 4.0;
 	}
 	return work <= 1e8;
 }

@@ -1,21 +1,39 @@
 /*
- * lu_predict.h -- the predicted seconds of an emulated LU, QR or MM job,
- * network included: the predicted_time member of the 1d and 2d
- * layout rows (layout.h), from vproc/dense/lu_time.c, qr_time.c and
- * mm_time.c.
+ * lu_predict.h -- the predicted seconds of an LU, QR or MM job, network
+ * included (doc/design/predictions.md): the predicted_time member of the 1d
+ * and 2d layout rows (layout.h), from vproc/dense/lu_time.c, qr_time.c and
+ * mm_time.c, at the emulated speeds, at a real cluster's (mflops: per
+ * machine, latency_us and bandwidth_mbps), or at the relative speeds
+ * 1/cycle_time without a network (the step-by-step balance alone).
  */
 #ifndef HL_LU_PREDICT_H
 #define HL_LU_PREDICT_H
 
 #include "plan.h"
 
-/* The job's predicted time times the emulation's K (run.c divides by K):
- * the sum over the sizes of the kernel's model at the emulated speeds and
- * network.  0 (no prediction) unless kernel lu, qr or mm is emulated with a given
- * emulate: mflops (K is then known before the run) on a switch or a bus. */
+/* Which speeds the seconds model can run at for a config. */
+typedef enum {
+	HL_SPEEDS_NONE,       /* no model for the kernel, or no speed in Mflop/s */
+	HL_SPEEDS_EMULATED,   /* emulate: with mflops (K known before the run) */
+	HL_SPEEDS_REAL,       /* not emulated, every machine's mflops: given */
+	HL_SPEEDS_RELATIVE,   /* 1/cycle_time, no network: any config */
+} hl_speeds;
+
+/* The speeds the config gives (NONE, EMULATED or REAL). */
+hl_speeds hl_seconds_speeds(const hl_config *cfg);
+/* 1 if those seconds include a network: emulated, or a real cluster's
+ * latency_us or bandwidth_mbps given. */
+int hl_seconds_network(const hl_config *cfg);
+
+/* The plan's (baseline 0) or its baseline's predicted time at those
+ * speeds, summed over the sizes (0: none, or too large to model). */
+double hl_model_seconds(const hl_plan *plan, int baseline, hl_speeds how);
+
+/* Emulated only: the job's predicted time times the emulation's K (run.c
+ * divides by K); 0 otherwise. */
 double hl_lu_predicted_time(const hl_plan *plan, int baseline);
 
-/* The same in emulated seconds (0: no prediction). */
+/* The seconds at the config's own speeds (emulated or real; 0: none). */
 double hl_predicted_seconds(const hl_plan *plan, int baseline);
 
 /* 1 if the seconds models are cheap enough to run while planning (about a

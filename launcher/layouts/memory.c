@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "dense/dense.h"
+#include "layout.h"
 
 #define GB 1e9
 
@@ -145,13 +146,27 @@ void hl_memory_print_text(const hl_plan *plan, FILE *out)
 	        row->mem_limit ? "the stock tester's fixed array" : "hl-driver's arrays",
 	        m.per_process);
 	fprintf(out, "  %-16s %9s %16s  %s\n", "machine", "processes", "bytes", "memory_gb");
-	for (size_t i = 0; i < cfg->nmachines; i++) {
+	int sum = hl_text_summarised(plan);
+	for (size_t i = 0; i < cfg->nmachines;) {
 		const hl_machine *mc = &cfg->machines[i];
-		fprintf(out, "  %-16s %9zu %16zu  ", mc->name, m.procs[i], m.machine[i]);
+		/* the processors of one entry with as many processes on one line,
+		 * with the most bytes among them (a grid's last rows and columns
+		 * hold fewer) */
+		size_t run = 1, most = m.machine[i];
+		while (sum && i + run < cfg->nmachines && cfg->machines[i + run].entry == mc->entry &&
+		       m.procs[i + run] == m.procs[i]) {
+			most = m.machine[i + run] > most ? m.machine[i + run] : most;
+			run++;
+		}
+		char name[160];
+		hl_text_run_label(cfg, i, i + run - 1, name, sizeof name);
+		fprintf(out, "  %-16s %9zu %16zu  ", name, m.procs[i], most);
 		if (mc->memory_gb > 0)
-			fprintf(out, "%g\n", mc->memory_gb);
+			fprintf(out, "%g", mc->memory_gb);
 		else
-			fprintf(out, "-\n");
+			fprintf(out, "-");
+		fprintf(out, run > 1 ? "  (%zu machines, bytes at most)\n" : "\n", run);
+		i += run;
 	}
 	hl_memory_free(&m);
 }

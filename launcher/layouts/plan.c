@@ -11,25 +11,24 @@
 #include "layout.h"
 #include "lu_predict.h"
 
-/* The seconds to expect, network included ("nothing says how
- * many seconds to expect"), when the emulated speeds are given: K is then
- * known before the run (emulation.c). */
+/* The seconds to expect, network included, when the speeds are known in
+ * Mflop/s: emulated with emulate: mflops (K is then known before the run,
+ * emulation.c), or a real cluster's mflops: per machine.  At the user's
+ * full size: the models are closed-form per step (lu_predict.c). */
 static void predict_seconds(const hl_config *cfg, hl_plan *plan)
 {
 	double K = hl_config_emulation_K(cfg);
-	if (!cfg->emulate || !(cfg->emu.mflops > 0) || !(K > 0) || !cfg->layout->predicted_time)
+	int emulated = cfg->emulate && cfg->emu.mflops > 0 && K > 0;
+	/* a real cluster's seconds: the dense rows' model only */
+	int real = !cfg->emulate && cfg->layout->predicted_time == hl_lu_predicted_time &&
+	           hl_seconds_speeds(cfg) == HL_SPEEDS_REAL;
+	if (!cfg->layout->predicted_time || !(emulated || real))
 		return;
-	hl_ranks r = { 0 };
-	if (hl_ranks_from_plan(plan, &r) < 0)
-		return;
-	int cheap = hl_seconds_affordable(cfg, r.nranks);
-	hl_ranks_free(&r);
-	if (!cheap)
-		return;   /* run.c still predicts the job's time */
 	for (int b = 0; b < 2; b++) {
 		if (plan->seconds[b] > 0)
 			continue;   /* the layout's plan predicted it (layout_1d.c's order) */
-		double t = cfg->layout->predicted_time(plan, b) / K;
+		double t = real ? hl_predicted_seconds(plan, b)
+		                : cfg->layout->predicted_time(plan, b) / K;
 		plan->seconds[b] = t > 0 && t < HUGE_VAL ? t : 0.0;
 	}
 }
@@ -60,6 +59,7 @@ void hl_plan_free(hl_plan *plan)
 	free(plan->sel);
 	free(plan->tsel);
 	free(plan->T);
+	free((void *)plan->pick);   /* after free_plan: plan->cfg lives in it */
 	memset(plan, 0, sizeof *plan);
 }
 

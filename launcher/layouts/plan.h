@@ -16,8 +16,8 @@
 #define HL_B_TOLERANCE 0.10
 /* auto arrangement: the exact search up to this many machines */
 #define HL_EXACT_MAX 16
-/* the grid is chosen for at most this many machines */
-#define HL_SHAPE_MAX 64
+
+typedef struct hl_auto_pick hl_auto_pick;
 
 typedef struct {
 	const hl_config *cfg;
@@ -63,6 +63,10 @@ typedef struct {
 
 	/* other layouts: their row's own plan (freed by its free_plan) */
 	void *ext;
+	/* layout: auto: the choice between 1d and 2d, and the config copy cfg
+	 * points to (layout_auto.c; NULL otherwise) */
+	const struct hl_auto_pick *pick;
+	int full;             /* print every table whole (plan --full) */
 } hl_plan;
 
 /*

@@ -7,6 +7,7 @@
 
 #include "json.h"
 #include "layout.h"
+#include "lu_predict.h"
 #include "memory.h"
 #include "plan.h"
 
@@ -15,18 +16,24 @@ static void seconds_text(const hl_plan *pl, FILE *out)
 {
 	if (!(pl->seconds[0] > 0))
 		return;
-	fprintf(out, "\nPredicted seconds at the emulated speeds and network (README, "
-	        "\"Predicted seconds\"):\n  this plan %.4g s", pl->seconds[0]);
+	fprintf(out, "\nPredicted seconds at the %s (doc/design/predictions.md):\n  this plan %.4g s",
+	        pl->cfg->emulate ? "emulated speeds and network"
+	        : hl_seconds_network(pl->cfg) ? "given Mflop/s and network"
+	        : "given Mflop/s, no network given", pl->seconds[0]);
 	if (pl->seconds[1] > 0)
-		fprintf(out, ", the baseline %.4g s: speedup %.2f", pl->seconds[1],
-		        pl->seconds[1] / pl->seconds[0]);
+		fprintf(out, ", the baseline %.4g s", pl->seconds[1]);
+	if (pl->seconds[1] > 0 && !pl->cfg->layout->speedup_model)   /* else one line below */
+		fprintf(out, ": speedup %.2f", pl->seconds[1] / pl->seconds[0]);
 	fputc('\n', out);
 }
 
 void hl_plan_print_text(const hl_plan *pl, FILE *out)
 {
 	pl->cfg->layout->print_text(pl, out);
+	hl_auto_print_text(pl, out);
 	seconds_text(pl, out);
+	if (pl->cfg->layout->speedup_model)
+		hl_layout_text_speedup(pl, out);
 	hl_memory_print_text(pl, out);
 }
 
@@ -62,6 +69,9 @@ void hl_plan_print_json(const hl_plan *pl, FILE *out)
 	jw_end(&w);
 
 	cfg->layout->print_json(pl, &w);
+	hl_auto_json(pl, &w);
+	if (cfg->layout->speedup_model)
+		hl_layout_json_speedup(pl, &w);
 	jw_key(&w, "predicted_seconds");
 	if (pl->seconds[0] > 0) {
 		jw_obj(&w);

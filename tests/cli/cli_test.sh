@@ -418,6 +418,58 @@ assert f["pattern"] == i["pattern"] and f["predicted"]["lu"] == i["predicted"]["
 "$HETLAUNCH" plan "$tmp/o-auto.yaml" >"$tmp/o-auto.txt" 2>&1
 grep -q '^  chosen: grouped$' "$tmp/o-auto.txt" && grep -q 'interleaved (000 s3.4) .* s$' "$tmp/o-auto.txt" \
 	&& ok || bad "order: plan text lacks the order choice: $(grep -A4 'Slice order' "$tmp/o-auto.txt")"
+# layout: auto (layout_auto.c): 2d on today's mixed cluster of 256 cores,
+# 1d on six unequal machines over a high-latency network; both by seconds.
+"$HETLAUNCH" plan configs/today-cluster.yaml --json | python3 -c '
+import json, sys; a = json.load(sys.stdin)["layout_auto"]
+assert a["chosen"] == "2d" and a["units"] == "s" and a["2d"] < a["1d"], a' \
+	&& ok || bad "layout: auto does not keep 2d on configs/today-cluster.yaml"
+"$HETLAUNCH" plan tests/cli/good/auto-1d.yaml >"$tmp/auto1.txt" &&
+grep -q '^layout: auto kept 1d: predicted seconds' "$tmp/auto1.txt" &&
+grep -q '^  1d is [0-9.]* x faster$' "$tmp/auto1.txt" \
+	&& ok || bad "layout: auto does not keep 1d on tests/cli/good/auto-1d.yaml"
+# A plan of hundreds of cores fits a page: a count: entry's identical
+# processors on one line; plan --full prints every table whole.
+"$HETLAUNCH" plan configs/today-cluster.yaml >"$tmp/tc.txt" &&
+"$HETLAUNCH" plan configs/today-cluster.yaml --full >"$tmp/tc-full.txt" &&
+[ "$(wc -l <"$tmp/tc.txt")" -le 70 ] && grep -q '^  new1\.0-63  *2 ' "$tmp/tc.txt" &&
+[ "$(wc -l <"$tmp/tc-full.txt")" -gt 300 ] && grep -q "^  row 0  *new1\.0 " "$tmp/tc-full.txt" \
+	&& ok || bad "plan text of 256 cores is not grouped ($(wc -l <"$tmp/tc.txt") lines), or --full is"
+# The grid is chosen for any number of machines (vproc/grid_shape.c): 320
+# in two generations, well under a second (make bench measures).
+{ printf 'layout: 2d\nn: 20000\nnb: 128\nmachines:\n'
+  printf '  - {name: a, count: 200, speed: 2}\n  - {name: b, count: 120, speed: 1}\n'; } >"$tmp/g320.yaml"
+t0=$(date +%s%N)
+"$HETLAUNCH" plan "$tmp/g320.yaml" >"$tmp/g320.txt" 2>&1 && t1=$(date +%s%N) &&
+grep -q '^layout 2d: a [0-9]* x [0-9]* grid of machines (chosen' "$tmp/g320.txt" &&
+[ $(( (t1 - t0) / 1000000 )) -lt 5000 ] \
+	&& ok || bad "2d grid for 320 machines: $(head -n 2 "$tmp/g320.txt")"
+# No plan slower than its baseline is made silently: a B fixed too small
+# says that it loses and by how much; hetlaunch's own choice of B on 256
+# cores uses them all (it took 64 of them: 0.50 of the baseline's speed).
+{ printf 'n: 100000\nnb: 256\nB: 64\nmachines:\n'
+  printf '  - {name: new, count: 128, speed: 2}\n  - {name: old, count: 128, speed: 1}\n'; } >"$tmp/lose.yaml"
+sed '/^B: /d' "$tmp/lose.yaml" >"$tmp/win.yaml"
+"$HETLAUNCH" plan "$tmp/lose.yaml" >"$tmp/lose.txt" &&
+grep -q '^  this plan LOSES: it is predicted [0-9.]* x slower than the baseline (B = 64 given' "$tmp/lose.txt" &&
+"$HETLAUNCH" plan "$tmp/win.yaml" --json | python3 -c '
+import json, sys; d = json.load(sys.stdin)
+assert d["B"] >= 256 and d["predicted_speedup"]["value"] > 1, (d["B"], d["predicted_speedup"])
+assert all(c > 0 for c in d["counts"].values())' \
+	&& ok || bad "a plan slower than its baseline: $(grep -i 'speedup\|loses' "$tmp/lose.txt")"
+# A chosen panel that misses its 10% says what it achieved.
+printf 'layout: 2d\nn: 1024\nnb: 32\nmax_procs: 4\nmachines:\n  - {name: a, speed: 1}\n  - {name: b, speed: 1.7}\n  - {name: c, speed: 3.1}\n  - {name: d, speed: 5}\n' >"$tmp/pmiss.yaml"
+"$HETLAUNCH" plan "$tmp/pmiss.yaml" | grep -q '^panel 2 x 2 virtual processes (chosen: the best up to max_procs = 4, efficiency 0\.[0-9]*; none is within 10%)$' \
+	&& ok || bad "a chosen panel short of 10% claims it: $("$HETLAUNCH" plan "$tmp/pmiss.yaml" | sed -n 3,4p)"
+# The seconds model for a real cluster (mflops:, latency_us, bandwidth_mbps)
+# at n = 100 000, no emulation, no memory check against this computer.
+"$HETLAUNCH" plan configs/today-cluster.yaml --json | python3 -c '
+import json, sys; d = json.load(sys.stdin)
+s, p = d["predicted_seconds"], d["predicted_speedup"]
+assert s["plan"] > 0 and s["baseline"] > s["plan"] and p["model"] == "seconds", (s, p)
+assert abs(p["value"] - s["baseline"] / s["plan"]) < 1e-9, p' \
+	&& ok || bad "configs/today-cluster.yaml: no predicted seconds of the real cluster"
+
 # The plan's predicted seconds (plan.c): with emulate: mflops the
 # plan's and the baseline's; the 1d plan's is the seconds of the order it
 # chose; without emulation, null.
@@ -434,7 +486,9 @@ assert r["predicted_seconds"] is None, r["predicted_seconds"]
 assert m["predicted_seconds"]["plan"] > 0, m["predicted_seconds"]
 ' "$tmp/ps-lhpc.json" "$tmp/ps-real.json" "$tmp/ps-mw.json" 2>>"$tmp/err" \
 	&& ok || bad "plan: predicted_seconds: $(tail -n 3 "$tmp/err")"
-"$HETLAUNCH" plan configs/lhpc-emulated.yaml | grep -q '^  this plan [0-9.]* s, the baseline [0-9.]* s: speedup ' \
+"$HETLAUNCH" plan configs/lhpc-emulated.yaml >"$tmp/ps.txt" &&
+grep -q '^  this plan [0-9.]* s, the baseline [0-9.]* s$' "$tmp/ps.txt" &&
+grep -q '^Predicted speedup over the baseline: [0-9.]* (model: seconds at the emulated' "$tmp/ps.txt" \
 	&& ok || bad "plan text: no predicted seconds line"
 # a bad value, and the key on a layout without a slice: exit 2 at the key
 sed 's/^layout: 1d/layout: 1d\norder: sideways/' configs/lip-lu.yaml >"$tmp/o-bad.yaml"

@@ -145,7 +145,7 @@ vyaml vstockmm2d 2d mm "grid: [2, 2]" "panel: [3, 3]" "tester: stock"
 sed -e 's/^n: 2400$/n: 800/' -e 's/^  network: switch$/  network: switch\n  clock: virtual/' \
 	configs/lhpc-emulated.yaml >"$tmp/vlhpc.yaml"
 echo "mpi: openmpi" >>"$tmp/vlhpc.yaml"
-{ sed -e 's/^emulate: {network: links}$/emulate: {network: links, clock: virtual}/' tests/good/ring-emulated.yaml
+{ sed -e 's/^emulate: {network: links}$/emulate: {network: links, clock: virtual}/' tests/cli/good/ring-emulated.yaml
   echo "mpi: openmpi"; } >"$tmp/vring.yaml"
 cat >"$tmp/vmw.yaml" <<YAML
 layout: master-worker

@@ -133,9 +133,26 @@ static void column_broadcast_crosses_once_per_machine(void **state)
 	assert_true(fabs(sb.network - sa.network - 2.0 * 8.0 * 32.0 * 896.0 / 1e7) < 1e-12);
 }
 
+/* The closed form against a walk over every index. */
+static void owned_from_is_a_count(void **state)
+{
+	(void)state;
+	for (size_t n = 1; n <= 40; n += 3)
+		for (size_t b = 1; b <= 5; b++)
+			for (size_t P = 1; P <= 4; P++)
+				for (size_t p = 0; p < P; p++)
+					for (size_t lo = 0; lo <= n + 1; lo++) {
+						size_t c = 0;
+						for (size_t x = lo; x < n; x++)
+							c += x / b % P == p;
+						assert_int_equal(vproc_cyclic_owned_from(lo, n, b, p, P), c);
+					}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(owned_from_is_a_count),
 		cmocka_unit_test(one_process_by_hand),
 		cmocka_unit_test(latency_of_the_row_broadcasts),
 		cmocka_unit_test(siblings_add_up),

@@ -7,16 +7,23 @@
 
 #include "lu_time.h"
 
+/* Indices of [0, x) that process p of P owns under CYCLIC(b): whole
+ * cycles of b P, then what of the last one falls in p's block. */
+static size_t cyclic_owned_below(size_t x, size_t b, size_t p, size_t P)
+{
+	size_t cycle = b * P, r = x % cycle, start = p * b;
+	size_t part = r > start ? r - start : 0;
+	return x / cycle * b + (part < b ? part : b);
+}
+
+/* In closed form: the models call it for every process at every step, and
+ * a walk over the blocks made them M^2 P Q (n = 100 000 on 720 processes
+ * took seconds). */
 size_t vproc_cyclic_owned_from(size_t lo, size_t n, size_t b, size_t p, size_t P)
 {
-	size_t c = 0;
-	for (size_t blk = lo / b; blk * b < n; blk++) {
-		if (blk % P != p)
-			continue;
-		size_t s = blk * b > lo ? blk * b : lo, e = (blk + 1) * b < n ? (blk + 1) * b : n;
-		c += e - s;
-	}
-	return c;
+	if (lo >= n)
+		return 0;
+	return cyclic_owned_below(n, b, p, P) - cyclic_owned_below(lo, b, p, P);
 }
 
 typedef struct {
