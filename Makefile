@@ -344,7 +344,8 @@ check: deps
 unit: $(TEST_BIN)
 	$(Q)fail=0; for t in $(TEST_BIN); do echo "== $$t"; $$t || fail=1; done; exit $$fail
 
-cli: $(BIN)
+# all, not just the binary: the dry runs look for the programs they would start.
+cli: all
 	$(Q)scripts/check-layers
 	$(Q)HETLAUNCH=$(BIN) tests/cli/cli_test.sh
 
