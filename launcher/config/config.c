@@ -640,6 +640,7 @@ static int load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 		return -1;
 	}
 	int rc = check_duplicate_keys(d, v);
+	const yt_node *compute = NULL;
 	e->on = 1;
 	for (size_t i = 0; i < v->n; i++) {
 		const yt_node *key = v->items[2 * i], *x = v->items[2 * i + 1];
@@ -655,6 +656,15 @@ static int load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 			rc = -1;
 		else if (strcmp(s, "cpu_time") == 0)
 			e->cpu_time_given = 1;   /* else its default depends on the clock */
+		else if (strcmp(s, "compute") == 0)
+			compute = key;
+	}
+	/* Skipped compute has no real duration to sleep off: only virtual
+	 * time can charge what was not run. */
+	if (rc == 0 && e->skip_compute && !e->virtual_clock) {
+		diag_error(d, compute->line, compute->col, "emulate: compute: skip needs clock: "
+		           "virtual (the real clock would sleep off work that never ran)");
+		rc = -1;
 	}
 	if (rc == 0 && e->cycle_time > 0.0 && e->mflops == 0.0) {
 		diag_error(d, v->line, v->col, "emulate: cycle_time needs mflops (the speed of a "

@@ -53,6 +53,8 @@ typedef struct {
 	                         * (the default under clock: virtual, but for
 	                         * kernel: exec: config.c, emu_defaults) */
 	int cpu_time_given;     /* cpu_time: is in the file */
+	int skip_compute;       /* compute: skip: the interposed BLAS are charged
+	                         * by their flop models and not run (virtual clock) */
 } hl_emulation;
 
 #define HL_DEFAULT_N 1024

@@ -31,6 +31,7 @@ static const char *const MPIS[] = { "mpich", "openmpi", NULL };
 static const char *const HOST_EXTRA[] = { ":", NULL };
 static const char *const NETWORKS[] = { "switch", "bus", "links", NULL };
 static const char *const CLOCKS[] = { "real", "virtual", NULL };
+static const char *const COMPUTES[] = { "run", "skip", NULL };
 /* The layouts' enums, as their loaders read them (tests/cli/cli_test.sh checks
  * each list against the loader's "expected one of" message). */
 static const char *const ALLOCATIONS[] = { "plain", "optimized", NULL };
@@ -155,6 +156,8 @@ const hl_key_def hl_keys[] = {
 	EMULATE("cpu_time", HL_KT_BOOL_NOT, NULL, EMU(no_cpu_time),
 	        "true; false under clock: virtual (but kernel: exec)",
 	        "false: charge only the flop models (times independent of this computer's load)"),
+	EMULATE("compute", HL_KT_ENUM, COMPUTES, EMU(skip_compute), "run",
+	        "skip: the BLAS are charged, not run, large allocations folded (clock: virtual)"),
 	/* layout ring's links: mapping (read by layout_ring.c) */
 	{ HL_KS_LINKS, "default", HL_KT_CUSTOM, "ring", NULL, 0, 0, NULL, 0, "",
 	  "the cost of every link not in pairs (a number >= 0)" },

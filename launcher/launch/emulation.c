@@ -281,6 +281,8 @@ static void set_flags(const hl_config *cfg, vr_shm *s)
 	s->flags = (cfg->emu.bus ? VR_FLAG_BUS : 0) | (cfg->emulate ? VR_FLAG_EMULATE : 0);
 	if (cfg->emulate && cfg->emu.no_cpu_time)
 		s->flags |= VR_FLAG_FLOPS_ONLY;
+	if (cfg->emulate && cfg->emu.skip_compute)
+		s->flags |= VR_FLAG_SKIP;
 	if (cfg->emulate && cfg->emu.virtual_clock) {
 		struct timespec rt, mt;
 		clock_gettime(CLOCK_REALTIME, &rt);
@@ -414,6 +416,13 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 	jw_key(w, "attached"); jw_uint(w, s ? (size_t)atomic_load(&s->attached) : 0);
 	jw_key(w, "clock"); jw_str(w, cfg->emu.virtual_clock ? "virtual" : "real");
 	jw_key(w, "cpu_time"); jw_bool(w, !cfg->emu.no_cpu_time);
+	jw_key(w, "compute"); jw_str(w, cfg->emu.skip_compute ? "skip" : "run");
+	if (s && cfg->emu.skip_compute) {
+		/* the runtime's allocator (core/fold.c): what the job's large
+		 * allocations would have taken at once, and how many there were */
+		jw_key(w, "folded_bytes"); jw_uint(w, (size_t)atomic_load(&s->folded_peak));
+		jw_key(w, "folded_allocations"); jw_uint(w, (size_t)atomic_load(&s->folded_count));
+	}
 	if (s && cfg->emu.virtual_clock) {
 		/* messages sent on a communicator the runtime could not stamp,
 		 * and busy intervals lost to a full calendar (vproc/vclock.c) */

@@ -10,7 +10,12 @@
 #      hl-driver LU n = 2048 under the virtual clock: its wall time.
 #   3. determinism: the lhpc run of 1 (cpu_time: false) twice more, once
 #      beside a CPU hog: the spread of the three times (target 1%).
-# BENCH_VCLOCK_ONLY=1|2|3 runs one of them.
+#   4. compute: skip (the BLAS charged, not run; memory folded), LU with
+#      cpu_time: false: wall time, emulated seconds per wall second and
+#      peak memory at 16, 64, 96 and 256 ranks; 16 and 96 ranks with the
+#      BLAS run too, and the skip/run difference of the emulated times
+#      (BENCH_SKIP_RANKS="16 64 96" leaves out the 256-rank run).
+# BENCH_VCLOCK_ONLY=1|2|3|4 runs one of them.
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 ONLY=${BENCH_VCLOCK_ONLY:-}
@@ -93,5 +98,47 @@ if [ -z "$ONLY" ] || [ "$ONLY" = 3 ]; then
 	echo "3. determinism, lhpc n=2400, virtual clock, cpu_time: false: $a, $b, $c s (the last beside a CPU hog):" \
 	     "spread $(python3 -c "import sys; v=[float(x) for x in sys.argv[1:]]; print('%.2f%%' % ((max(v)-min(v))/min(v)*100))" "$a" "$b" "$c")" \
 	     "(target 1%; load before: $l0)"
+fi
+# big_yaml NAME RANKS MACHINES N COMPUTE: machines of 10 and 5 Gflop/s
+big_yaml() {
+	{
+		echo "name: $1"
+		echo "machines:"
+		for i in $(seq 0 $(($3 - 1))); do echo "  - {name: m$i, host: localhost, cycle_time: $((1 + i % 2))}"; done
+		echo "layout: 1d"; echo "B: $2"; echo "kernel: lu"; echo "n: $4"; echo "nb: 32"
+		echo "emulate: {mflops: 10000, cycle_time: 1, latency_us: 10, bandwidth_mbps: 10000, clock: virtual, cpu_time: false, compute: $5}"
+		echo "timeout: 3600"
+	} >"$tmp/$1.yaml"
+}
+# skip_row NAME: wall, emulated s per wall s, peak memory (used, sampled), load
+skip_row() {
+	local name=$1 l0 w peak
+	l0=$(load)
+	( while :; do free -b | awk '/^Mem:/ { print $3 }'; sleep 2; done ) >"$tmp/$name.mem" &
+	local sampler=$!
+	local base; base=$(free -b | awk '/^Mem:/ { print $3 }')
+	w=$(timed "$name")
+	kill "$sampler"
+	peak=$(sort -n "$tmp/$name.mem" | tail -1)
+	local t; t=$(rtime "$tmp/run-$name")
+	echo "4. $name: $t s emulated in $w s of wall ($(awk -v t="$t" -v w="$w" 'BEGIN { printf "%.4f", t / w }') emulated s per wall s)," \
+	     "memory $(awk -v p="$peak" -v b="$base" 'BEGIN { printf "%.2f", (p - b) / 2^30 }') GiB above the $(awk -v b="$base" 'BEGIN { printf "%.2f", b / 2^30 }') GiB before" \
+	     "(load before: $l0, after: $(load))"
+}
+if [ -z "$ONLY" ] || [ "$ONLY" = 4 ]; then
+	for r in ${BENCH_SKIP_RANKS:-16 64 96 256}; do
+		case $r in
+		16) set -- 12 4096 ;; 64) set -- 48 2048 ;; 96) set -- 64 3072 ;; 256) set -- 256 20000 ;;
+		*) set -- "$r" 4096 ;;
+		esac
+		big_yaml "skip$r" "$r" "$1" "$2" skip
+		skip_row "skip$r"
+		if [ "$r" = 16 ] || [ "$r" = 96 ]; then
+			big_yaml "run$r" "$r" "$1" "$2" run
+			skip_row "run$r"
+			a=$(rtime "$tmp/run-skip$r"); b=$(rtime "$tmp/run-run$r")
+			echo "4. $r ranks: skip $a s, run $b s emulated: $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+.3f%%", (a - b) / b * 100 }')"
+		fi
+	done
 fi
 exit $status

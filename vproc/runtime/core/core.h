@@ -22,6 +22,7 @@
 #define VR_CORE_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 /* wait.c */
 void vr_wait_init(void);                  /* at MPI_Init */
@@ -59,6 +60,15 @@ void vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype typ
 void vr_recv_delay(MPI_Comm comm, const MPI_Status *st);
 /* The flop model (blas.c): 1 and the machine's Mflop/s when emulating. */
 int vr_flop_model(double *mflops);
+/* emulate: {compute: skip}: the modelled BLAS are charged, not run. */
+int vr_skip_compute(void);
+/* fold.c (compute: skip): a large block on shared pages, or NULL (then
+ * glibc's); caller: the allocation's return address (the MPI stack's
+ * blocks are never folded).  vr_fold_free: 1 if p was folded (freed). */
+void vr_fold_init(void *segment);   /* at MPI_Init, under compute: skip */
+void *vr_fold_alloc(size_t bytes, const void *caller);
+int vr_fold_free(void *p);
+size_t vr_fold_size(const void *p);   /* 0: not folded */
 /* Book `flops` of work to this segment, in place of `cpu_ns` of CPU time. */
 void vr_charge_flops(double flops, unsigned long long cpu_ns);
 /* Wake-ups: after a message to dest was posted.  NULL when no segment. */

@@ -225,6 +225,8 @@ void vr_emu_init(void)
 	atomic_fetch_add(&s->awake, 1);
 	cpu_set_t cpus;
 	ncpu = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+	if (emulating && (s->flags & VR_FLAG_SKIP))
+		vr_fold_init(s);
 	if (emulating && (s->flags & VR_FLAG_VIRTUAL)) {
 		vr_vt_init(s, rank, m);
 		vr_stamp_create(MPI_COMM_WORLD);
@@ -260,6 +262,11 @@ int vr_flop_model(double *mflops)
 		return 0;
 	*mflops = me->mflops;
 	return 1;
+}
+
+int vr_skip_compute(void)
+{
+	return emulating && (shm->flags & VR_FLAG_SKIP) != 0;
 }
 
 void vr_charge_flops(double flops, unsigned long long cpu_ns)

@@ -19,7 +19,7 @@
 #include "vclock.h"
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 8u
+#define VR_SHM_VERSION 9u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 #define VR_MAX_LINKED   64     /* machines of a network: links */
@@ -34,6 +34,9 @@
 
 #define VR_FLAG_FLOPS_ONLY 16u /* cpu_time: false: the CPU time outside the
                                * modelled BLAS is not charged */
+
+#define VR_FLAG_SKIP    32u  /* compute: skip: the interposed BLAS are charged,
+                               * not run; large allocations folded (fold.c) */
 
 /* A calendar of virtual busy time (vproc/vclock.h), under a spin lock. */
 #define VR_CAL_CAP 64
@@ -151,6 +154,11 @@ typedef struct {
 	_Atomic unsigned long long out_of_order;
 	_Atomic unsigned long long order_epoch;  /* bumped when a bound may drop */
 	vr_order order[VR_MAX_RANKS];
+	/* VR_FLAG_SKIP (fold.c): bytes of large allocations folded onto shared
+	 * pages, live now and at most at once over the job, and how many */
+	_Atomic unsigned long long folded_live;
+	_Atomic unsigned long long folded_peak;
+	_Atomic unsigned long long folded_count;
 } vr_shm;
 
 #endif

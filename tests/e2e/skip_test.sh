@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# skip_test.sh -- end-to-end tests of emulate: {clock: virtual, compute: skip}
+# (the runtime's BLAS charged by their flop models, not run; large
+# allocations folded onto shared pages), with real MPICH and stock ScaLAPACK:
+#   * hl-driver's lu, qr, chol and mm on the lhpc machines give the same
+#     virtual times as with the BLAS run (cpu_time: false), within 1%, and
+#     their results say residual null, check NOCHECK;
+#   * the stock xdlu runs under skip, its check reported NOCHECK;
+#   * a matrix of NaN (hl-driver --nan under skip) ends normally, each kernel;
+#   * the matrices are folded: report.json's emulation.folded_bytes, the
+#     times unchanged.
+# The real clock's refusal is tests/cli/bad/compute-skip-real-clock.yaml.
+# Run from the repository root.
+set -u
+HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
+DRIVER=${DRIVER:-lib/hetlaunch/hl-driver}
+case $DRIVER in /*) ;; *) DRIVER=$PWD/$DRIVER ;; esac
+. "$(dirname "$0")/../lib.sh"
+make_tmp /tmp/hetlaunch-skip-test.XXXXXX
+
+within() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= r * b) }'; }
+
+# lhpc NAME KERNEL N COMPUTE [EXTRA-LINE]
+lhpc() {
+	cat >"$tmp/$1.yaml" <<YAML
+name: $1
+machines:
+  - {name: lhpcb, cycle_time: 100}
+  - {name: lhpcf, cycle_time: 143}
+  - {name: lhpci, cycle_time: 353}
+layout: 1d
+B: 9
+kernel: $2
+n: $3
+nb: 32
+emulate: {mflops: 300, cycle_time: 100, latency_us: 60, bandwidth_mbps: 200, clock: virtual, compute: $4}
+timeout: 300
+${5:-}
+YAML
+}
+run() { "$HETLAUNCH" run "$tmp/$1.yaml" --quiet --out "$tmp/run-$1" 2>"$tmp/$1.err"; }
+res() { json "$tmp/run-$1/report.json" "$2"; }
+
+# --- 1. the driver's kernels: skip against run ------------------------------
+for k in lu qr chol mm; do
+	lhpc "$k-skip" "$k" 320 skip; lhpc "$k-run" "$k" 320 run
+	if run "$k-skip" && run "$k-run"; then
+		a=$(res "$k-skip" "d['results'][0]['time']"); b=$(res "$k-run" "d['results'][0]['time']")
+		what=$(res "$k-skip" "d['results'][0]['check'], d['results'][0]['residual'], d['passed'], d['emulation']['compute']")
+		if within "$a" "$b" 0.01 && [ "$what" = "NOCHECK None True skip" ]; then
+			ok "$k n=320 under compute: skip $a s, BLAS run $b s; $what"
+		else
+			bad "$k n=320 under compute: skip $a s, BLAS run $b s; $what"
+		fi
+	else
+		bad "$k under compute: skip: exit"; tail -3 "$tmp/$k-skip.err" "$tmp/$k-run.err"
+	fi
+done
+
+# --- 2. Debian's stock xdlu ---------------------------------------------------
+lhpc stock lu 320 skip "tester: stock"
+if run stock; then
+	check "stock xdlu under compute: skip: NOCHECK, passed" \
+		[ "$(res stock "d['results'][0]['check'], d['results'][0]['residual'], d['passed']")" = "NOCHECK None True" ]
+else
+	bad "stock xdlu under compute: skip: exit"; tail -3 "$tmp/stock.err"
+fi
+
+# --- 3. garbage: a matrix of NaN ends normally ----------------------------------
+# (pivots found in NaN stay in range: ScaLAPACK computes them, whatever the
+# values; a Cholesky stops at its first NaN pivot and still solves)
+for k in lu qr chol mm; do
+	cat >"$tmp/nan-$k.yaml" <<YAML
+name: nan-$k
+machines:
+  - {name: a, cycle_time: 100}
+  - {name: b, cycle_time: 200}
+layout: 1d
+B: 4
+kernel: exec
+program: $DRIVER
+args: [--nan, $k, "16", "2", "2", "256"]
+emulate: {mflops: 300, clock: virtual, compute: skip}
+timeout: 120
+YAML
+	if timeout 200 "$HETLAUNCH" run "$tmp/nan-$k.yaml" --quiet --out "$tmp/run-nan-$k" 2>"$tmp/nan.err" &&
+	   grep -q "^hetlaunch-result .*kernel=$k .*residual=nan passed=1" "$tmp/run-nan-$k/log.txt"; then
+		ok "$k of a NaN matrix under compute: skip ends normally"
+	else
+		bad "$k of a NaN matrix under compute: skip"; tail -3 "$tmp/nan.err"
+	fi
+done
+
+# --- 4. folding: the matrices on shared pages ---------------------------------
+# n = 1600 on 9 ranks: 2.3 MB of A a rank (above the 1 MiB threshold), the
+# 20.48 MB of the whole A folded; the same time unfolded (HETLAUNCH_FOLD_MIN=0).
+lhpc fold lu 1600 skip
+if run fold && HETLAUNCH_FOLD_MIN=0 "$HETLAUNCH" run "$tmp/fold.yaml" --quiet --out "$tmp/run-nofold" 2>"$tmp/nofold.err"; then
+	f=$(res fold "d['emulation']['folded_bytes']"); g=$(res nofold "d['emulation']['folded_bytes']")
+	a=$(res fold "d['results'][0]['time']"); b=$(res nofold "d['results'][0]['time']")
+	if [ "$f" -ge 20480000 ] && [ "$g" -eq 0 ] && [ "$a" = "$b" ]; then
+		ok "LU n=1600 under compute: skip: $f bytes folded, $a s (unfolded: $b s)"
+	else
+		bad "LU n=1600 under compute: skip: $f bytes folded (unfolded $g), $a s (unfolded: $b s)"
+	fi
+else
+	bad "LU n=1600 folded: exit"; tail -3 "$tmp/fold.err" "$tmp/nofold.err"
+fi
+
+echo "skip_test: $pass passed, $fail failed"
+[ $fail -eq 0 ]

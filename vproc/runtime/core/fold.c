@@ -1,0 +1,174 @@
+/*
+ * fold.c -- memory folding under emulate: {compute: skip}: a large
+ * allocation is address space whose pages all map one small shared buffer
+ * (a memfd mapped again and again, MAP_SHARED), so a matrix of any order
+ * costs a few megabytes.  The idea is SMPI's SMPI_SHARED_MALLOC (SimGrid),
+ * done here under unmodified programs: the BLAS that would read the values
+ * are not run, so the values are garbage anyway (blas.c).  The allocator
+ * interposers (../bindings/alloc.c) ask vr_fold_alloc first.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "shm_layout.h"
+
+#define FOLD_CHUNK ((size_t)2 << 20)      /* the shared buffer, mapped per 2 MiB */
+#define FOLD_MIN_DEFAULT ((size_t)1 << 20)
+#define FOLD_MAX 4096                     /* live folded blocks */
+
+typedef struct { uintptr_t base; size_t len, bytes; } fold_block;
+
+static vr_shm *fold_shm;
+static int fold_fd = -1;
+static size_t fold_min;
+static atomic_flag fold_lock = ATOMIC_FLAG_INIT;
+static fold_block blocks[FOLD_MAX];
+static size_t nblocks;
+static uintptr_t lo = UINTPTR_MAX, hi;    /* every block lies in [lo, hi) */
+
+void vr_fold_init(void *segment)
+{
+	vr_shm *s = segment;
+	const char *env = getenv("HETLAUNCH_FOLD_MIN");
+	size_t min = env ? (size_t)strtoull(env, NULL, 10) : FOLD_MIN_DEFAULT;
+	if (min == 0)
+		return;   /* HETLAUNCH_FOLD_MIN=0: no folding (for measuring) */
+	int fd = memfd_create("hetlaunch-fold", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, (off_t)FOLD_CHUNK) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return;   /* nothing folded: the run only needs more memory */
+	}
+	fold_fd = fd;
+	fold_shm = s;
+	fold_min = min < 4096 ? 4096 : min;
+}
+
+/* The MPI stack's buffers hold its own state (queues, requests): never
+ * folded.  The program's, its libraries' and this runtime's (buffered
+ * sends: data only) are. */
+static int caller_foldable(const void *ret)
+{
+	Dl_info info;
+	if (!dladdr(ret, &info) || info.dli_fname == NULL)
+		return 1;
+	const char *b = strrchr(info.dli_fname, '/');
+	b = b ? b + 1 : info.dli_fname;
+	static const char *const mpi_stack[] = { "libmpi", "libuc", "libpmi", "libhwloc",
+	                                         "libfabric", "libopen-", "libpmix", "libevent",
+	                                         "ld-linux", "libc.so" };
+	for (size_t k = 0; k < sizeof mpi_stack / sizeof *mpi_stack; k++)
+		if (strncmp(b, mpi_stack[k], strlen(mpi_stack[k])) == 0)
+			return 0;
+	return 1;
+}
+
+/* Reserve len bytes, then map the shared buffer over them chunk by chunk. */
+static void *map_folded(size_t len)
+{
+	char *base = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (base == MAP_FAILED)
+		return NULL;
+	for (size_t off = 0; off < len; off += FOLD_CHUNK) {
+		size_t n = len - off < FOLD_CHUNK ? len - off : FOLD_CHUNK;
+		if (mmap(base + off, n, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fold_fd, 0) ==
+		    MAP_FAILED) {
+			munmap(base, len);
+			return NULL;
+		}
+	}
+	return base;
+}
+
+static void count(long long bytes)
+{
+	if (bytes < 0) {
+		atomic_fetch_sub(&fold_shm->folded_live, (unsigned long long)-bytes);
+		return;
+	}
+	unsigned long long live = atomic_fetch_add(&fold_shm->folded_live,
+	                                           (unsigned long long)bytes) + (unsigned long long)bytes;
+	unsigned long long peak = atomic_load(&fold_shm->folded_peak);
+	while (live > peak && !atomic_compare_exchange_weak(&fold_shm->folded_peak, &peak, live))
+		;
+	atomic_fetch_add(&fold_shm->folded_count, 1);
+}
+
+void *vr_fold_alloc(size_t bytes, const void *caller)
+{
+	static _Thread_local int inside;   /* dladdr's own allocations */
+	if (fold_fd < 0 || bytes < fold_min || inside || nblocks >= FOLD_MAX)
+		return NULL;
+	inside = 1;
+	int ok = caller_foldable(caller);
+	inside = 0;
+	size_t page = 4096, len = (bytes + page - 1) / page * page;
+	void *p = ok ? map_folded(len) : NULL;
+	if (p == NULL)
+		return NULL;
+	while (atomic_flag_test_and_set(&fold_lock))
+		;
+	int kept = nblocks < FOLD_MAX;
+	if (kept) {
+		blocks[nblocks++] = (fold_block){ (uintptr_t)p, len, bytes };
+		lo = (uintptr_t)p < lo ? (uintptr_t)p : lo;
+		hi = (uintptr_t)p + len > hi ? (uintptr_t)p + len : hi;
+	}
+	atomic_flag_clear(&fold_lock);
+	if (!kept) {
+		munmap(p, len);
+		return NULL;
+	}
+	count((long long)bytes);
+	return p;
+}
+
+/* The folded block at p: its index, or -1 (then p is libc's).  Under the lock. */
+static long find(uintptr_t p)
+{
+	for (size_t i = 0; i < nblocks; i++)
+		if (blocks[i].base == p)
+			return (long)i;
+	return -1;
+}
+
+size_t vr_fold_size(const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	if (a < lo || a >= hi)
+		return 0;
+	while (atomic_flag_test_and_set(&fold_lock))
+		;
+	long i = find(a);
+	size_t n = i < 0 ? 0 : blocks[i].bytes;
+	atomic_flag_clear(&fold_lock);
+	return n;
+}
+
+int vr_fold_free(void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+	if (a < lo || a >= hi)
+		return 0;
+	while (atomic_flag_test_and_set(&fold_lock))
+		;
+	long i = find(a);
+	fold_block b = { 0, 0, 0 };
+	if (i >= 0) {
+		b = blocks[i];
+		blocks[i] = blocks[--nblocks];
+	}
+	atomic_flag_clear(&fold_lock);
+	if (i < 0)
+		return 0;
+	munmap(p, b.len);
+	count(-(long long)b.bytes);
+	return 1;
+}
