@@ -363,7 +363,10 @@ run_openmpi() {
 			"$SUBNET.0/24"
 	} >>"$om"
 	job "$HETLAUNCH" run "$om" --quiet --out "$tmp/run-om" >"$tmp/runom.out" 2>"$tmp/runom.err"
-	if [ $rc -eq 0 ]; then ok; else bad "hetlaunch run (Open MPI): exit $rc: $(tail -5 "$tmp/runom.err")"; fi
+	if [ $rc -eq 0 ]; then ok; else
+		bad "hetlaunch run (Open MPI): exit $rc: $(tail -5 "$tmp/runom.err")"
+		echo "  its log.txt ends:"; tail -15 "$tmp/run-om/log.txt" 2>/dev/null | sed 's/^/    /'
+	fi
 	check_placement "$tmp/run-om" verified
 	if grep -q "^mpirun .*--rankfile $tmp/run-om/hosts.openmpi " "$tmp/run-om/command.txt"; then ok
 	else bad "Open MPI: command.txt: $(tail -1 "$tmp/run-om/command.txt")"; fi
