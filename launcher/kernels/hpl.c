@@ -209,10 +209,30 @@ static void hpl_summary(const char *s, hl_results *out)
 		out->nskipped = v;
 }
 
+/* hpcc's sections: HPL's lines count only inside "Begin of HPL section."
+ * (PTRANS prints its own "N tests completed ..." and PASSED lines); a plain
+ * HPL's output has no sections and counts whole. */
+typedef enum { SEC_NONE, SEC_HPL, SEC_OTHER } section;
+
+static int section_line(const char *s, section *sec)
+{
+	if (strncmp(s, "Begin of ", 9) == 0 && strstr(s, " section.")) {
+		*sec = strcmp(s, "Begin of HPL section.") == 0 ? SEC_HPL : SEC_OTHER;
+		return 1;
+	}
+	if (strncmp(s, "End of ", 7) == 0 && strstr(s, " section.")) {
+		*sec = SEC_OTHER;
+		return 1;
+	}
+	return 0;
+}
+
 /* One line (no newline, leading blanks removed); -1 when out of memory. */
-static int hpl_line(const char *s, hl_results *out, size_t *cap)
+static int hpl_line(const char *s, hl_results *out, size_t *cap, section *sec)
 {
 	hl_result r;
+	if (section_line(s, sec) || (*sec == SEC_OTHER && !hpl_error_line(s)))
+		return 0;
 	if (wr_line(s, &r) == 0)
 		return push_result(out, &r, cap);
 	double res;
@@ -252,6 +272,7 @@ int hl_hpl_parse(hl_kernel k, const char *text, hl_results *out)
 		return -1;
 	size_t cap = 0;
 	int rc = 0;
+	section sec = SEC_NONE;
 	for (const char *s = text; *s && rc == 0;) {
 		size_t len = strcspn(s, "\n");
 		char *line = strndup(s, len);
@@ -263,7 +284,7 @@ int hl_hpl_parse(hl_kernel k, const char *text, hl_results *out)
 		size_t tl = strlen(t);
 		while (tl && isspace((unsigned char)t[tl - 1]))
 			t[--tl] = '\0';
-		rc = hpl_line(t, out, &cap);
+		rc = hpl_line(t, out, &cap, &sec);
 		free(line);
 		s += len + (s[len] == '\n');
 	}

@@ -187,6 +187,7 @@ static void test_parse_error_and_truncated(void **state)
 	assert_false(r.passed);
 	assert_int_equal(r.nresults, 1);   /* the cut WR line is not a result */
 	assert_false(r.finished);
+	assert_int_equal(r.npassed, -1);   /* PTRANS's "10 tests completed" is not HPL's */
 	hl_results_free(&r);
 	assert_int_equal(hl_hpl_parse(HL_KERNEL_HPL, "", &r), 0);
 	assert_false(r.passed);
