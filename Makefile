@@ -317,7 +317,7 @@ $(OBJ)/tests/unit/test_placement: $(OBJ)/tests/unit/test_placement.o \
 
 # test_launchers links the srun and mpirun command makers (and the testers' paths).
 $(OBJ)/tests/unit/test_launchers: $(OBJ)/tests/unit/test_launchers.o \
-		$(OBJ)/launcher/launch/slurm.o $(OBJ)/launcher/launch/openmpi.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
+		$(OBJ)/launcher/launch/slurm.o $(OBJ)/launcher/launch/openmpi.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/kernels/hpl.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # test_balance links compare's picture and what it calls (host groups, spawn, files).
@@ -331,9 +331,14 @@ $(OBJ)/tests/unit/test_balance: $(OBJ)/tests/unit/test_balance.o \
 $(OBJ)/tests/unit/test_testers: $(OBJ)/tests/unit/test_testers.o $(OBJ)/launcher/kernels/testers.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
+# test_hpl links kernel hpl's input and output and exec's inputs (its data: tests/data/).
+$(OBJ)/tests/unit/test_hpl: $(OBJ)/tests/unit/test_hpl.o $(OBJ)/launcher/kernels/hpl.o \
+		$(OBJ)/launcher/kernels/inputs.o $(OBJ)/launcher/kernels/testers.o $(LIBVPROC_A)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+
 # test_kernels links the kernel table and what it reads with.
 $(OBJ)/tests/unit/test_kernels: $(OBJ)/tests/unit/test_kernels.o \
-		$(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
+		$(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/kernels/hpl.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # `make check` installs what is missing first, so that it works on a fresh
@@ -370,6 +375,7 @@ e2e: all
 	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) tests/e2e/skip_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/predict_test.sh
 	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/e2e/mmm_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/e2e/hpl_test.sh
 
 rt-san: all $(LIBRT_SAN) $(PATTERNS_SAN)
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBRT) PRELOAD_SAN=$(LIBRT_SAN) \

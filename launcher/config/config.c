@@ -1,3 +1,4 @@
+#define _GNU_SOURCE
 /*
  * config.c -- validate a YAML machine list against the schema of
  * ../shared/INTERFACE.md.  Strict on purpose (the libcyaml way): unknown
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inputs.h"
 #include "keys.h"
 #include "layout.h"
 #include "yamltree.h"
@@ -608,6 +610,8 @@ static int read_value(diag *d, const char *key, const hl_key_def *row, const yt_
 		k = get_bool(d, key, v, &on);
 		*(int *)at = !on;
 		return k;
+	case HL_KT_BOOL:
+		return get_bool(d, key, v, at);
 	case HL_KT_ENUM:
 		return get_enum(d, key, v, row->values, count_values(row->values), at);
 	case HL_KT_NETWORK:   /* switch, bus or links: two flags */
@@ -672,6 +676,148 @@ static int load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 		rc = -1;
 	}
 	return rc < 0 ? -1 : 0;
+}
+
+/* hpl: a mapping of the schema's hpl: keys, each checked at its value. */
+static int load_hpl(diag *d, const yt_node *v, hl_hpl_settings *s)
+{
+	char allowed[256];
+	hl_key_list(allowed, sizeof allowed, HL_KS_HPL, NULL);
+	if (v->kind != YT_MAP) {
+		diag_error(d, v->line, v->col, "hpl: expected a mapping (%s)", allowed);
+		return -1;
+	}
+	int rc = check_duplicate_keys(d, v);
+	for (size_t i = 0; i < v->n; i++) {
+		const yt_node *key = v->items[2 * i], *x = v->items[2 * i + 1];
+		const char *k = key->kind == YT_SCALAR ? key->value : "";
+		const hl_key_def *row = hl_key_find(HL_KS_HPL, k);
+		char name[64];
+		snprintf(name, sizeof name, "hpl: %s", k);
+		if (row == NULL) {
+			diag_error(d, key->line, key->col, "hpl: unknown key \"%s\" (allowed: %s)", k,
+			           allowed);
+			rc = -1;
+		} else if (read_value(d, name, row, x, s) < 0) {
+			rc = -1;
+		}
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* A template: file's whole text, relative to the YAML file's directory. */
+static char *read_template(diag *d, const char *yaml, const yt_node *v)
+{
+	char path[PATH_MAX];
+	const char *slash = strrchr(yaml, '/');
+	if (v->value[0] == '/' || slash == NULL)
+		snprintf(path, sizeof path, "%s", v->value);
+	else
+		snprintf(path, sizeof path, "%.*s/%s", (int)(slash - yaml), yaml, v->value);
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t len = 0;
+	if (f != NULL) {
+		FILE *m = open_memstream(&text, &len);
+		int c;
+		while (m && (c = fgetc(f)) != EOF && c != '\0')
+			fputc(c, m);
+		if (m)
+			fclose(m);
+		fclose(f);
+	}
+	if (text == NULL)
+		diag_error(d, v->line, v->col, "template: cannot read %s: %s", path, strerror(errno));
+	return text;
+}
+
+/* An inputs: entry's file: a plain name in the run directory. */
+static int input_name(diag *d, const yt_node *v, char **out)
+{
+	if (want_scalar(d, "inputs: file", v) < 0 || check_ident(d, "inputs: file", v, "") < 0)
+		return -1;
+	if (strcmp(v->value, ".") == 0 || strcmp(v->value, "..") == 0 ||
+	    strncmp(v->value, ".hetlaunch", 10) == 0) {
+		diag_error(d, v->line, v->col, "inputs: file: \"%s\" is not a file name", v->value);
+		return -1;
+	}
+	return (*out = strdup(v->value)) == NULL ? -1 : 0;
+}
+
+/* The entry's text: text: as given, or the template:'s; its placeholders
+ * checked (at the value: a template's line and column are in its file). */
+static int input_text(diag *d, const char *yaml, const yt_node *v, int tmpl, char **out)
+{
+	if (want_scalar(d, tmpl ? "inputs: template" : "inputs: text", v) < 0)
+		return -1;
+	*out = tmpl ? read_template(d, yaml, v) : strdup(v->value);
+	if (*out == NULL)
+		return -1;
+	size_t at, line = 1;
+	char bad[96];
+	if (hl_input_check(*out, &at, bad, sizeof bad) == 0)
+		return 0;
+	for (size_t i = 0; i < at; i++)
+		line += (*out)[i] == '\n';
+	diag_error(d, v->line, v->col, "inputs: %s: line %zu of the text: %s (placeholders: %s)",
+	           tmpl ? "template" : "text", line, bad, hl_input_placeholders());
+	return -1;
+}
+
+/* One inputs: entry: {file: NAME, text: TEXT} or {file: NAME, template: PATH}. */
+static int load_input(diag *d, const char *yaml, const yt_node *e, hl_input_file *in)
+{
+	in->loc = (hl_loc){ e->line, e->col };
+	if (e->kind != YT_MAP) {
+		diag_error(d, e->line, e->col, "inputs: expected a mapping {file: NAME, text: TEXT}");
+		return -1;
+	}
+	int rc = check_duplicate_keys(d, e), texts = 0;
+	for (size_t i = 0; i < e->n; i++) {
+		const yt_node *key = e->items[2 * i], *x = e->items[2 * i + 1];
+		const char *k = key->kind == YT_SCALAR ? key->value : "";
+		if (strcmp(k, "file") == 0 && !in->file)
+			rc |= input_name(d, x, &in->file);
+		else if ((strcmp(k, "text") == 0 || strcmp(k, "template") == 0) && !texts++)
+			rc |= input_text(d, yaml, x, k[1] == 'e' && k[2] == 'm', &in->text);
+		else if (strcmp(k, "text") != 0 && strcmp(k, "template") != 0 && strcmp(k, "file") != 0) {
+			diag_error(d, key->line, key->col, "inputs: unknown key \"%s\" (allowed: file, "
+			           "text, template)", k);
+			rc = -1;
+		}
+	}
+	if (rc == 0 && (!in->file || texts != 1)) {
+		diag_error(d, e->line, e->col, "inputs: an entry needs file: and exactly one of text: "
+		           "and template:");
+		rc = -1;
+	}
+	return rc ? -1 : 0;
+}
+
+/* inputs: a list of entries, two files of one name refused. */
+static int load_inputs(diag *d, const yt_node *v, hl_config *cfg)
+{
+	if (v->kind != YT_SEQ || v->n == 0) {
+		diag_error(d, v->line, v->col, "inputs: expected a list of {file: NAME, text: TEXT}");
+		return -1;
+	}
+	if ((cfg->inputs = calloc(v->n, sizeof *cfg->inputs)) == NULL)
+		return -1;
+	int rc = 0;
+	for (size_t i = 0; i < v->n; i++, cfg->ninputs++) {
+		hl_input_file *in = &cfg->inputs[i];
+		if (load_input(d, cfg->file, v->items[i], in) < 0) {
+			rc = -1;
+			continue;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (cfg->inputs[j].file && strcmp(cfg->inputs[j].file, in->file) == 0) {
+				diag_error(d, in->loc.line, in->loc.col, "inputs: %s is written twice",
+				           in->file);
+				rc = -1;
+			}
+	}
+	return rc;
 }
 
 /* A string or a list of strings (an argv); the first must not look like an
@@ -939,6 +1085,9 @@ static int load_top_value(diag *d, const hl_key_def *row, const yt_node *v, hl_c
 		return get_argv(d, row->name, v, &cfg->mpiexec, &cfg->nmpiexec);
 	case HL_KT_EMULATE:
 		return load_top_emulate(d, v, cfg);
+	case HL_KT_CUSTOM:   /* the kernels' mappings */
+		return strcmp(row->name, "hpl") == 0 ? load_hpl(d, v, &cfg->hpl)
+		                                      : load_inputs(d, v, cfg);
 	default:
 		return read_value(d, row->name, row, v, cfg);
 	}
@@ -973,9 +1122,38 @@ static int load_top_keys(diag *d, const yt_node *root, const unsigned char *dup,
 	return rc;
 }
 
+/* kernel: hpl: Debian's hpcc is linked with Open MPI (mpi: openmpi unless
+ * another program: is named); at most HL_HPL_MAX_SIZES sizes fit its
+ * input's line; memory_fraction is a fraction. */
+static int check_hpl_keys(diag *d, hl_config *cfg, const top_keys *t)
+{
+	const yt_node *mpi = given(t, "mpi"), *n = given(t, "n"), *mf = given(t, "memory_fraction");
+	int rc = 0;
+	if (cfg->kernel != HL_KERNEL_HPL)
+		return 0;
+	if (mpi == NULL)
+		cfg->mpi = 1;   /* openmpi: the second of keys.c's MPIS */
+	else if (cfg->mpi != 1 && given(t, "program") == NULL) {
+		diag_error(d, mpi->line, mpi->col, "kernel: hpl runs %s, which is linked with Open "
+		           "MPI: mpi: openmpi (or name your own build in program:)", HL_HPL_PROGRAM);
+		rc = -1;
+	}
+	if (n && cfg->nsizes > HL_HPL_MAX_SIZES) {
+		diag_error(d, n->line, n->col, "n: kernel: hpl takes at most %d sizes (HPL's input "
+		           "line), got %zu", HL_HPL_MAX_SIZES, cfg->nsizes);
+		rc = -1;
+	}
+	if (mf && cfg->memory_fraction > 1.0) {
+		diag_error(d, mf->line, mf->col, "memory_fraction: must be at most 1, got %s",
+		           mf->value);
+		rc = -1;
+	}
+	return rc;
+}
+
 /* The keys that depend on kernel: (tester:, a key of one kernel such as
  * args:, layout:, program:). */
-static int check_kernel_keys(diag *d, const yt_node *root, const hl_config *cfg,
+static int check_kernel_keys(diag *d, const yt_node *root, hl_config *cfg,
                              const top_keys *t)
 {
 	int rc = 0;
@@ -1002,7 +1180,7 @@ static int check_kernel_keys(diag *d, const yt_node *root, const hl_config *cfg,
 		diag_error(d, root->line, root->col, "kernel: exec needs program:");
 		rc = -1;
 	}
-	return rc;
+	return check_hpl_keys(d, cfg, t) < 0 ? -1 : rc;
 }
 
 /* For a file with no error so far: n's default list, then impossible
@@ -1040,6 +1218,8 @@ static int load_root(const char *path, diag *d, hl_config *cfg, yt_node **root)
 	cfg->n = HL_DEFAULT_N;
 	cfg->nb = HL_DEFAULT_NB;
 	cfg->max_procs = 0;   /* derived from the machines once read (hl_config_max_procs) */
+	cfg->memory_fraction = 0.8;
+	hl_hpl_defaults(&cfg->hpl);
 	*root = NULL;
 	if (cfg->file == NULL || yt_load(path, d, root) < 0)
 		return -1;
@@ -1151,6 +1331,11 @@ void hl_config_free(hl_config *cfg)
 			free(cfg->mpiexec[i]);
 	free(cfg->mpiexec);
 	free(cfg->program);
+	for (size_t i = 0; i < cfg->ninputs; i++) {
+		free(cfg->inputs[i].file);
+		free(cfg->inputs[i].text);
+	}
+	free(cfg->inputs);
 	free(cfg->sizes);
 	free(cfg->name);
 	free(cfg->file);

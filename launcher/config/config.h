@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "diag.h"
+#include "hpl.h"
 #include "kernels.h"
 
 typedef struct { size_t line, col; } hl_loc;
@@ -62,6 +63,14 @@ typedef struct {
 #define HL_DEFAULT_MAX_PROCS 64
 #define HL_MAX_PROCS_PER_MACHINE 4
 
+/* inputs: one file written into the run directory before each run
+ * (kernel: exec), its text with placeholders (inputs.h). */
+typedef struct {
+	char *file;              /* a plain file name: no '/', not . or .. */
+	char *text;              /* inline text:, or the template: file's text */
+	hl_loc loc;              /* the entry */
+} hl_input_file;
+
 typedef struct {
 	char *file;              /* the path, as given */
 	char *name;              /* run name: the YAML name, or the file's stem */
@@ -99,6 +108,11 @@ typedef struct {
 	double bandwidth_mbps;   /* per port; 0: not given */
 	double comm_cost;        /* 2d: time to send one b x b block, in cycle_time
 	                          * units; 0: the fastest machine's cycle time */
+	hl_hpl_settings hpl;     /* kernel: hpl: hpl: (HPL's defaults) */
+	int n_auto;              /* n: auto: the plan chooses n (plan.c) */
+	double memory_fraction;  /* n: auto: of each process's memory; 0.8 */
+	hl_input_file *inputs;   /* kernel: exec: inputs: */
+	size_t ninputs;
 } hl_config;
 
 /*

@@ -23,7 +23,10 @@
 	{ HL_KS_MACHINE, name, type, layouts, NULL, lo, hi, values, 0, def, doc }
 #define EMULATE(name, type, values, off, def, doc) \
 	{ HL_KS_EMULATE, name, type, NULL, NULL, 0, 0, values, off, def, doc }
+#define HPL(name, type, lo, hi, values, off, def, doc) \
+	{ HL_KS_HPL, name, type, NULL, "hpl", lo, hi, values, off, def, doc }
 #define CFG(f) offsetof(hl_config, f)
+#define HPLS(f) offsetof(hl_hpl_settings, f)
 #define EMU(f) offsetof(hl_emulation, f)
 
 static const char *const TESTERS[] = { "driver", "stock", NULL };
@@ -45,6 +48,10 @@ static const char *const BASELINES[] = { "holm", "orroml", "ommoml", "oddoml", "
 	                                 "obmm", NULL };
 static const char *const PARTITIONS[] = { "columns", "guillotine", "auto", NULL };
 static const char *const SELECTS[] = { "auto", "all", NULL };
+#define HPL_FACTS hl_hpl_facts
+#define HPL_BCASTS hl_hpl_bcasts
+#define HPL_SWAPS hl_hpl_swaps
+#define HPL_FORMS hl_hpl_forms
 
 const hl_key_def hl_keys[] = {
 	/* the top level, common to every layout */
@@ -57,7 +64,7 @@ const hl_key_def hl_keys[] = {
 	TOP("kernel", HL_KT_KERNEL, 0, 0, NULL, CFG(kernel), "lu (ring, mw, mmm for their layouts)",
 	    "the program run on the plan"),
 	TOP("n", HL_KT_SIZES, 1, 10000000, NULL, 0, "1024",
-	    "matrix order, or a list of them (one result per size)"),
+	    "matrix order, or a list of them (one result per size); auto for kernel: hpl"),
 	TOP("nb", HL_KT_SIZE, 1, 100000, NULL, CFG(nb), "32", "block size b of CYCLIC(b)"),
 	{ HL_KS_TOP, "tester", HL_KT_ENUM, NULL, NULL, 0, 0, TESTERS, CFG(stock), "driver",
 	  "hetlaunch's ScaLAPACK driver, or Debian's stock testers (lu, qr, mm)" },
@@ -76,7 +83,14 @@ const hl_key_def hl_keys[] = {
 	TOP("timeout", HL_KT_NUMBER, 0, 0, NULL, CFG(timeout), "none", "seconds before the job is stopped"),
 	TOP("mpiexec", HL_KT_ARGV, 0, 0, NULL, 0, "mpiexec.hydra",
 	    "the launcher's command, a string or a list (its first item the program)"),
-	TOP("mpi", HL_KT_ENUM, 0, 0, MPIS, CFG(mpi), "mpich", "the MPI the job runs with"),
+	TOP("mpi", HL_KT_ENUM, 0, 0, MPIS, CFG(mpi), "mpich (openmpi for kernel: hpl)",
+	    "the MPI the job runs with"),
+	{ HL_KS_TOP, "hpl", HL_KT_CUSTOM, NULL, "hpl", 0, 0, NULL, 0, "HPL's",
+	  "HPL's algorithm settings (the hpl: keys below)" },
+	{ HL_KS_TOP, "memory_fraction", HL_KT_NUMBER, NULL, "hpl", 0, 0, NULL, CFG(memory_fraction),
+	  "0.8", "n: auto: the fraction of each process's memory the matrix may fill (at most 1)" },
+	{ HL_KS_TOP, "inputs", HL_KT_CUSTOM, NULL, "exec", 0, 0, NULL, 0, "none",
+	  "files written into the run directory before each run (the inputs: keys below)" },
 	/* the top level, the layouts' own (layout.h) */
 	OWN("B", HL_KT_SIZE, "1d auto", 1, 100000000, NULL, "chosen",
 	    "virtual processes in one slice (002 s2)"),
@@ -158,6 +172,31 @@ const hl_key_def hl_keys[] = {
 	        "false: charge only the flop models (times independent of this computer's load)"),
 	EMULATE("compute", HL_KT_ENUM, COMPUTES, EMU(skip_compute), "run",
 	        "skip: the BLAS are charged, not run, large allocations folded (clock: virtual)"),
+	/* kernel hpl's hpl: mapping (HPL.dat's lines 13-31, hpl.h) */
+	HPL("threshold", HL_KT_NUMBER, 0, 0, NULL, HPLS(threshold), "16",
+	    "the scaled residual below which a run passes"),
+	HPL("pfact", HL_KT_ENUM, 0, 0, HPL_FACTS, HPLS(pfact), "right", "panel factorization"),
+	HPL("nbmin", HL_KT_SIZE, 1, 100000, NULL, HPLS(nbmin), "4", "recursion stops below this many columns"),
+	HPL("ndiv", HL_KT_SIZE, 2, 64, NULL, HPLS(ndiv), "2", "panels per recursion step"),
+	HPL("rfact", HL_KT_ENUM, 0, 0, HPL_FACTS, HPLS(rfact), "crout", "recursive panel factorization"),
+	HPL("bcast", HL_KT_ENUM, 0, 0, HPL_BCASTS, HPLS(bcast), "1ringM", "the panel broadcast"),
+	HPL("depth", HL_KT_SIZE, 0, 64, NULL, HPLS(depth), "1", "look-ahead depth"),
+	HPL("swap", HL_KT_ENUM, 0, 0, HPL_SWAPS, HPLS(swap), "mix", "the row swapping algorithm"),
+	HPL("swap_threshold", HL_KT_SIZE, 0, 10000000, NULL, HPLS(swap_threshold), "64",
+	    "swap: mix: binary exchange below this many columns, long above"),
+	HPL("l1", HL_KT_ENUM, 0, 0, HPL_FORMS, HPLS(l1_notrans), "transposed", "how L1 is stored"),
+	HPL("u", HL_KT_ENUM, 0, 0, HPL_FORMS, HPLS(u_notrans), "transposed", "how U is stored"),
+	HPL("equilibration", HL_KT_BOOL, 0, 0, NULL, HPLS(equilibration), "true",
+	    "equilibrate the long swap"),
+	HPL("alignment", HL_KT_SIZE, 1, 4096, NULL, HPLS(alignment), "8", "memory alignment, in doubles"),
+	/* an inputs: entry (kernel exec) */
+	{ HL_KS_INPUTS, "file", HL_KT_IDENT, NULL, "exec", 0, 0, NULL, 0, "",
+	  "required: the file's name in the run directory" },
+	{ HL_KS_INPUTS, "text", HL_KT_STRING, NULL, "exec", 0, 0, NULL, 0, "",
+	  "its text, with {n} {nb} {nprow} {npcol} {nprocs} {mapping} (exactly one of text and "
+	  "template)" },
+	{ HL_KS_INPUTS, "template", HL_KT_STRING, NULL, "exec", 0, 0, NULL, 0, "",
+	  "a file whose text it is (relative to the YAML file's directory)" },
 	/* layout ring's links: mapping (read by layout_ring.c) */
 	{ HL_KS_LINKS, "default", HL_KT_CUSTOM, "ring", NULL, 0, 0, NULL, 0, "",
 	  "the cost of every link not in pairs (a number >= 0)" },
@@ -210,7 +249,7 @@ void hl_key_list(char *buf, size_t len, hl_key_section s, const char *layout)
 /* ---------------------------------------------------------- hetlaunch keys */
 
 static const char *const SECTION_NAMES[] = { "top level", "machines: entry", "emulate:",
-	                                     "links:" };
+	                                     "links:", "hpl:", "inputs: entry" };
 
 /* The words of a row's values, joined by sep: its enum, or the registry's. */
 static void values_words(char *buf, size_t len, const hl_key_def *k, const char *sep)

@@ -14,8 +14,10 @@
 #include <stdio.h>
 
 /* Where a key is: the top level, a machines: entry, the emulate: mapping,
- * layout ring's links: mapping. */
-typedef enum { HL_KS_TOP, HL_KS_MACHINE, HL_KS_EMULATE, HL_KS_LINKS } hl_key_section;
+ * layout ring's links: mapping, kernel hpl's hpl: mapping, an inputs:
+ * entry (kernel exec). */
+typedef enum { HL_KS_TOP, HL_KS_MACHINE, HL_KS_EMULATE, HL_KS_LINKS, HL_KS_HPL,
+	       HL_KS_INPUTS } hl_key_section;
 
 typedef enum {
 	HL_KT_SIZE,      /* an integer in [lo, hi] */
@@ -52,7 +54,7 @@ typedef struct {
 } hl_key_def;
 
 /* At most this many rows (config.c keeps a node per row). */
-#define HL_KEYS_MAX 96
+#define HL_KEYS_MAX 128
 
 /* The table, in the order the "allowed:" lists name them. */
 extern const hl_key_def hl_keys[];

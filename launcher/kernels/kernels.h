@@ -18,6 +18,7 @@
  *   ring    driver  lib/hetlaunch/hl-ring        plan    layout_ring.c (layout: ring)
  *   mw      driver  lib/hetlaunch/hl-mw          plan    hetlaunch-result (layout: master-worker)
  *   mmm     driver  lib/hetlaunch/hl-mmm         plan    hetlaunch-result (layout: columns)
+ *   hpl     -       /usr/bin/hpcc (Open MPI)     hpccinf.txt  hpccoutf.txt (hpl.c)
  *
  * A kernel that only one layout can feed (ring) names it; its arguments come
  * from that layout's plan (hl_layout_ops.kernel_args) and its log is read by
@@ -30,14 +31,15 @@
 
 typedef enum {
 	HL_KERNEL_LU, HL_KERNEL_QR, HL_KERNEL_CHOL, HL_KERNEL_MM, HL_KERNEL_EXEC,
-	HL_KERNEL_RING, HL_KERNEL_MW, HL_KERNEL_MMM
+	HL_KERNEL_RING, HL_KERNEL_MW, HL_KERNEL_MMM, HL_KERNEL_HPL
 } hl_kernel;
 
 typedef enum {
 	HL_INPUT_ARGS,   /* the program's own args: (exec) */
 	HL_INPUT_DAT,    /* an input file in the run directory (stock testers) */
 	HL_INPUT_ARGV,   /* KERNEL NB P Q N... on the command line (hl-driver) */
-	HL_INPUT_PLAN    /* what the layout's plan says (hl_layout_ops.kernel_args) */
+	HL_INPUT_PLAN,   /* what the layout's plan says (hl_layout_ops.kernel_args) */
+	HL_INPUT_HPCC    /* hpccinf.txt in the run directory, every size in it (hpl.h) */
 } hl_input;
 
 struct hl_results;
@@ -65,6 +67,13 @@ typedef struct {
 	 * group each machine's processes (vproc_pattern_group); 0: LU, QR and
 	 * Cholesky shrink, 000 s3.4's order stands. */
 	int order_free;
+	/* A file the program writes its results into, in its working
+	 * directory (hpcc: hpccoutf.txt, which it appends to): removed before
+	 * the job, read (after the log) by parse; NULL: the log only. */
+	const char *output;
+	/* 1: the default program is linked with Open MPI (Debian's hpcc):
+	 * mpi: openmpi is implied and the program runs as it is. */
+	int openmpi;
 } hl_kernel_def;
 
 /* The row for kernel NAME (stock: tester: stock), or NULL. */

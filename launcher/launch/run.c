@@ -20,10 +20,12 @@
 #include "emulation.h"
 #include "fsutil.h"
 #include "hostfile.h"
+#include "hpl.h"
+#include "inputs.h"
 #include "json.h"
-#include "run.h"
 #include "layout.h"
 #include "openmpi.h"
+#include "run.h"
 #include "slurm.h"
 
 #define DEFAULT_MPIEXEC "mpiexec.hydra"
@@ -120,6 +122,26 @@ static int fill_dat(FILE *f, void *arg)
 	const fill_ctx *c = arg;
 	return hl_tester_write_dat(c->cfg->kernel, c->cfg->sizes[0], c->cfg->nb, c->run->nprow,
 	                           c->run->npcol, f);
+}
+
+/* kernel: hpl: hpccinf.txt, every size, this run's grid (hpl.h). */
+static int fill_hpccinf(FILE *f, void *arg)
+{
+	const fill_ctx *c = arg;
+	return hl_hpl_write_input(&c->cfg->hpl, c->cfg->sizes, c->cfg->nsizes, c->cfg->nb,
+	                          c->run->nprow, c->run->npcol, f);
+}
+
+/* One inputs: file of kernel: exec, with this run's values. */
+typedef struct {
+	const hl_input_file *in;
+	hl_input_vars vars;
+} input_ctx;
+
+static int fill_input(FILE *f, void *arg)
+{
+	const input_ctx *c = arg;
+	return hl_input_write(c->in->text, &c->vars, f);
 }
 
 /* One line a user can paste into a POSIX shell: single quotes where needed. */
@@ -295,6 +317,12 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 	jw_key(w, "timed_out"); jw_bool(w, run->job.timed_out);
 	jw_key(w, "interrupted"); jw_bool(w, run->job.interrupted != 0);
 	jw_key(w, "elapsed"); jw_num(w, run->job.elapsed);
+	/* hpcc runs six other benchmarks around HPL: their time apart (the
+	 * job's wall time less HPL's own, start-up included) */
+	if (cfg->kernel == HL_KERNEL_HPL) {
+		jw_key(w, "other_benchmarks_time");
+		jw_num(w, run->job.elapsed > run->time ? run->job.elapsed - run->time : 0.0);
+	}
 	jw_end(w);
 	if (run->results.npassed >= 0 || run->results.nfailed >= 0) {
 		jw_key(w, "tester");
@@ -580,7 +608,7 @@ static int job_program(job_state *j)
 	                      sizeof j->err) < 0)
 		return fail(run, 1, "%s", j->err);
 	/* mpi: openmpi: the same program built for Open MPI (openmpi.h). */
-	if (cfg->mpi == HL_MPI_OPENMPI && j->user_program == NULL &&
+	if (cfg->mpi == HL_MPI_OPENMPI && j->user_program == NULL && !row->openmpi &&
 	    hl_openmpi_program(row, j->program, sizeof j->program, j->err, sizeof j->err) < 0)
 		return fail(run, 1, "%s", j->err);
 	if (row->input == HL_INPUT_DAT && cfg->nsizes > 1)
@@ -712,6 +740,23 @@ static int job_dir(job_state *j)
 	return 0;
 }
 
+/* kernel: exec's inputs:, each with this run's values (the cyclic baseline
+ * writes its own grid and mapping into its own directory). */
+static int job_inputs(job_state *j)
+{
+	const hl_config *cfg = j->cfg;
+	char path[PATH_MAX + 64];
+	input_ctx ic = { NULL, { cfg->n, cfg->nb, j->ranks.nprow, j->ranks.npcol, j->ranks.nranks,
+	                         j->o->baseline ? "cyclic" : "hetero" } };
+	for (size_t i = 0; i < cfg->ninputs; i++) {
+		ic.in = &cfg->inputs[i];
+		snprintf(path, sizeof path, "%s/%s", j->run->dir, ic.in->file);
+		if (hl_write_atomic(path, fill_input, &ic, j->err, sizeof j->err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* plan.json, the host files this launcher reads, and the tester's .dat. */
 static int job_files(job_state *j)
 {
@@ -736,7 +781,20 @@ static int job_files(job_state *j)
 		snprintf(path, sizeof path, "%s/%s", run->dir, hl_tester_dat_name(cfg->kernel));
 		rc = hl_write_atomic(path, fill_dat, &fc, err, errlen);
 	}
-	return rc < 0 ? fail(j->run, 1, "%s", err) : 0;
+	if (rc == 0 && j->row->input == HL_INPUT_HPCC) {
+		snprintf(path, sizeof path, "%s/%s", run->dir, HL_HPL_INPUT);
+		rc = hl_write_atomic(path, fill_hpccinf, &fc, err, errlen);
+	}
+	if (rc == 0)
+		rc = job_inputs(j);
+	if (rc < 0)
+		return fail(j->run, 1, "%s", err);
+	/* hpcc appends to its output: an earlier run's results must not be read
+	 * as this one's. */
+	snprintf(path, sizeof path, "%s/%s", run->dir, j->row->output ? j->row->output : "");
+	if (j->row->output && unlink(path) < 0 && errno != ENOENT)
+		return fail(j->run, 1, "%s: %s", path, strerror(errno));
+	return 0;
 }
 
 /* Whether Hydra takes -rankmap, then the shared segment: the emulated
@@ -960,6 +1018,33 @@ static void results_unchecked(hl_run *run)
 	run->results.passed = run->results.nresults > 0 && run->results.finished;
 }
 
+/* What the kernel's parser reads: the log, then the file the program wrote
+ * its results into (kernels.h, output), if any; NULL when out of memory. */
+static char *job_output(job_state *j)
+{
+	const char *log = j->run->job.log ? j->run->job.log : "";
+	if (j->row->output == NULL)
+		return j->run->job.log;
+	char path[PATH_MAX + 64];
+	snprintf(path, sizeof path, "%s/%s", j->run->dir, j->row->output);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (m) {
+		fprintf(m, "%s\n", log);
+		for (int c; f && (c = fgetc(f)) != EOF && c != '\0';)
+			fputc(c, m);
+		fclose(m);
+	}
+	if (f)
+		fclose(f);
+	else if (fd >= 0)
+		close(fd);
+	return text;
+}
+
 /* The results in the log: passed, the predicted time, the measured one. */
 static void job_results(job_state *j)
 {
@@ -967,7 +1052,10 @@ static void job_results(job_state *j)
 	const hl_plan *plan = j->plan;
 	int baseline = j->o->baseline;
 	hl_run *run = j->run;
-	j->row->parse(j->row->id, run->job.log, &run->results);
+	char *text = job_output(j);
+	j->row->parse(j->row->id, text ? text : run->job.log, &run->results);
+	if (text != run->job.log)
+		free(text);
 	if (cfg->emulate && cfg->emu.skip_compute)
 		results_unchecked(run);
 	if (cfg->kernel == HL_KERNEL_EXEC) {

@@ -15,6 +15,9 @@ static vproc_status (*seconds_model(hl_kernel k))(const vproc_lu_platform *, vpr
 {
 	switch (k) {
 	case HL_KERNEL_LU: return vproc_lu_time;
+	/* HPL is right-looking LU on the same block-cyclic grid; its
+	 * look-ahead and broadcast variants are not modelled (hpl.h) */
+	case HL_KERNEL_HPL: return vproc_lu_time;
 	case HL_KERNEL_MM: return vproc_mm_time;
 	case HL_KERNEL_QR: return vproc_qr_time;
 	default: return NULL;

@@ -28,6 +28,8 @@ static size_t rank_bytes(const hl_config *cfg, const hl_kernel_def *row, const h
 {
 	if (row->mem_limit)
 		return row->mem_limit;   /* a stock tester's static array */
+	if ((size_t)cfg->kernel >= sizeof dense_of / sizeof dense_of[0])   /* hpl: its own */
+		return row->mem_need(row->id, cfg->n, cfg->nb, r->nprow, r->npcol);
 	vproc_dense_local l;
 	if (vproc_dense_layout(dense_of[cfg->kernel], cfg->n, cfg->nb, r->nprow, r->npcol,
 	                       k / r->npcol, k % r->npcol, &l) != VPROC_OK)
@@ -143,7 +145,8 @@ void hl_memory_print_text(const hl_plan *plan, FILE *out)
 	}
 	const hl_kernel_def *row = hl_kernel_row(cfg->kernel, cfg->stock);
 	fprintf(out, "\nMemory at n = %zu (%s): at most %zu bytes per process\n", cfg->n,
-	        row->mem_limit ? "the stock tester's fixed array" : "hl-driver's arrays",
+	        row->mem_limit ? "the stock tester's fixed array"
+	        : cfg->kernel == HL_KERNEL_HPL ? "HPL's matrix and panels" : "hl-driver's arrays",
 	        m.per_process);
 	fprintf(out, "  %-16s %9s %16s  %s\n", "machine", "processes", "bytes", "memory_gb");
 	int sum = hl_text_summarised(plan);

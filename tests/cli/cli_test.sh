@@ -130,6 +130,20 @@ for f in configs/*.yaml tests/cli/good/*.yaml; do
 	else bad "$f: --json output is not a single object"; fi
 done
 
+# kernel: hpl: the hpccinf.txt a dry run writes, for a 1d and a 2d plan (HPL's
+# Ns, NB, PMAP row-major, P x Q of the plan, the hpl: settings; golden).
+for c in hpl-1d hpl-2d; do
+	rm -rf "$tmp/run-$c"
+	"$HETLAUNCH" run "tests/cli/good/$c.yaml" --dry-run --out "$tmp/run-$c" >/dev/null 2>"$tmp/err"
+	golden=tests/cli/golden/$c.hpccinf.txt
+	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then cp "$tmp/run-$c/hpccinf.txt" "$golden"; fi
+	if diff -u "$golden" "$tmp/run-$c/hpccinf.txt" >"$tmp/diff"; then ok
+	else bad "$c: hpccinf.txt differs from $golden: $(head -20 "$tmp/diff") $(cat "$tmp/err")"; fi
+done
+if grep -q "^mpirun .*/usr/bin/hpcc\$" "$tmp/run-hpl-2d/command.txt" &&
+	grep -q "^# run in: $tmp/run-hpl-2d\$" "$tmp/run-hpl-2d/command.txt"; then ok
+else bad "hpl-2d: command.txt: $(cat "$tmp/run-hpl-2d/command.txt")"; fi
+
 # --- usage ---------------------------------------------------------------------
 expect_rc() {  # expect_rc WANT DESCRIPTION ARGS...
 	local want=$1 what=$2; shift 2
@@ -616,6 +630,7 @@ keyfile() {  # keyfile WHERE LAYOUT KEY VALUE
 	"top level") printf 'layout: %s\n%s\n%s: %s\n' "$2" "$m" "$3" "$4" ;;
 	"machines: entry") printf 'layout: %s\nblocks: [2, 2, 2]\nmachines:\n  - name: a\n    cycle_time: 1\n    %s: %s\n  - {name: b, cycle_time: 2}\n' "$2" "$3" "$4" ;;
 	"emulate:") printf 'layout: %s\n%s\nemulate: {%s: %s}\n' "$2" "$m" "$3" "$4" ;;
+	"hpl:") printf 'layout: %s\n%s\nkernel: hpl\nhpl: {%s: %s}\n' "$2" "$m" "$3" "$4" ;;
 	esac >"$tmp/key.yaml"
 }
 "$HETLAUNCH" keys --format md | tail -n +4 | sed 's/ \\| /\//g' |
@@ -630,10 +645,12 @@ while IFS='|' read -r _ key where value scope _; do
 	*/*)
 		case $key in layout|kernel|emulate|cpu_time) continue ;; esac
 		keyfile "$where" "$layout" "$key" zzz
-		want="$key: expected one of $(echo "$value" | sed 's/\//, /g'), got \"zzz\"" ;;
+		want="$key: expected one of $(echo "$value" | sed 's/\//, /g'), got \"zzz\""
+		[ "$value" = "true/false" ] && want="$key: expected true or false, got \"zzz\"" ;;
 	*) continue ;;
 	esac
 	[ "$where" = "emulate:" ] && want="emulate: $want"
+	[ "$where" = "hpl:" ] && want="hpl: $want"
 	"$HETLAUNCH" plan "$tmp/key.yaml" >/dev/null 2>"$tmp/err"
 	grep -qF -- "$want" "$tmp/err" && echo ok || echo "bad $key ($where): want '$want', got: $(cat "$tmp/err")"
 done >"$tmp/schema"

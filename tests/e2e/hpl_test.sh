@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# hpl_test.sh -- kernel: hpl (Debian's hpcc under Open MPI) and kernel: exec's
+# inputs:, end to end:
+#   * hpcc at n = 400 on an emulated 1 x 3 slice: PASSED, the residual, HPL's
+#     own time, placement verified, the Open MPI runtime preloaded, hpccinf.txt
+#     in the run directory (command.txt's "run in:");
+#   * a FAILED residual (hpl: threshold tiny) is a failed run: exit 1, HPL's
+#     words in the message;
+#   * compare on kernel: hpl: the cyclic baseline gets its own grid in its
+#     own hpccinf.txt, a speedup per size;
+#   * inputs: for an exec program: compare's two runs each get their own deck.
+# Run from the repository root; HETLAUNCH names the binary.
+set -u
+HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
+. "$(dirname "$0")/../lib.sh"
+make_tmp /tmp/hetlaunch-hpl-test.XXXXXX
+for c in mpirun python3; do
+	command -v $c >/dev/null 2>&1 || { bad "missing $c (scripts/install-deps installs it)"; exit 1; }
+done
+if [ ! -x /usr/bin/hpcc ]; then
+	bad "no /usr/bin/hpcc (Debian's hpcc package: scripts/install-deps)"; echo "$pass passed, $fail failed"; exit 1
+fi
+
+hpl_yaml() {  # hpl_yaml NAME EXTRA...: fast + slow (x2), n 400, nb 40, emulated
+	{ cat <<YAML
+name: $1
+machines:
+  - {name: fast, cycle_time: 1}
+  - {name: slow, cycle_time: 2, count: 2}
+layout: 1d
+kernel: hpl
+n: 400
+nb: 40
+emulate: {mflops: 1000, cycle_time: 1, latency_us: 50, bandwidth_mbps: 1000}
+timeout: 200
+YAML
+	shift; printf '%s\n' "$@"; } >"$tmp/$1.yaml"
+}
+
+# --- one run ---------------------------------------------------------------------
+hpl_yaml hpl "B: 4"
+d=$tmp/run-hpl
+timeout 300 "$HETLAUNCH" run "$tmp/hpl.yaml" --quiet --out "$d" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+got=$(json "$d/report.json" 'd["passed"], d["placement"], d["nprow"], d["npcol"], len(d["results"])' 2>/dev/null)
+if [ $rc -eq 0 ] && [ "$got" = "True verified 1 4 1" ]; then ok "hpl 1 x 4 (Open MPI, emulated): PASSED, placement verified"
+else bad "hpl: exit $rc, $got: $(tail -3 "$tmp/err")"; fi
+res=$(json "$d/report.json" '*[d["results"][0][k] for k in ("n", "nb", "nprow", "npcol", "passed")], 0 < d["results"][0]["residual"] < 16, d["results"][0]["time"] > 0, d["results"][0]["gflops"] > 0, d["job"]["other_benchmarks_time"] > 0' 2>/dev/null)
+if [ "$res" = "400 40 1 4 True True True True True" ]; then ok "hpl: results[] carry HPL's n, nb, grid, time, Gflop/s and residual; the other benchmarks' time apart"
+else bad "hpl: results: $res"; fi
+if grep -q "^mpirun .*-x LD_PRELOAD=[^ ]*/openmpi/libhetlaunch-rt.so .*/usr/bin/hpcc\$" "$d/command.txt" &&
+	grep -q "^# run in: $d\$" "$d/command.txt" && grep -q "^1 *Ps\$" "$d/hpccinf.txt" &&
+	grep -q "^4 *Qs\$" "$d/hpccinf.txt"; then
+	ok "hpl: mpirun with the Open MPI runtime in the run directory, its hpccinf.txt 1 x 4"
+else bad "hpl: command.txt or hpccinf.txt: $(cat "$d/command.txt")"; fi
+
+# --- a FAILED residual is a failed run -------------------------------------------------
+hpl_yaml failed "B: 3" "hpl: {threshold: 1e-9}"
+timeout 300 "$HETLAUNCH" run "$tmp/failed.yaml" --quiet --out "$tmp/run-failed" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "FAILED" "$tmp/err" &&
+	[ "$(json "$tmp/run-failed/report.json" 'd["passed"], d["results"][0]["passed"]')" = "False False" ]; then
+	ok "hpl: a FAILED residual exits 1 with HPL's words"
+else bad "hpl FAILED: exit $rc: $(tail -3 "$tmp/err")"; fi
+
+# --- compare: the cyclic baseline with its own grid ------------------------------------
+hpl_yaml cmp "B: 4"
+timeout 600 "$HETLAUNCH" compare "$tmp/cmp.yaml" --quiet --out "$tmp/cmp" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+sp=$(json "$tmp/cmp/compare.json" 'd["speedup"] > 0' 2>/dev/null)
+if [ $rc -eq 0 ] && [ "$sp" = True ] && grep -q "^3 *Qs\$" "$tmp/cmp/cyclic/hpccinf.txt" &&
+	grep -q "^4 *Qs\$" "$tmp/cmp/hetero/hpccinf.txt"; then
+	ok "compare hpl: cyclic 1 x 3 and hetero 1 x 4, each in its own hpccinf.txt; speedup $(json "$tmp/cmp/compare.json" 'round(d["speedup"], 2)')"
+else bad "compare hpl: exit $rc, speedup $sp: $(tail -3 "$tmp/err")"; fi
+
+# --- inputs: for kernel: exec ------------------------------------------------------------
+cat >"$tmp/deck.tmpl" <<'TXT'
+mapping {mapping} on {nprocs}
+TXT
+cat >"$tmp/exec.yaml" <<YAML
+name: deck
+machines:
+  - {name: fast, host: localhost, cycle_time: 1}
+  - {name: slow, host: localhost, cycle_time: 2}
+layout: 1d
+B: 3
+n: 64
+nb: 16
+kernel: exec
+mpi: openmpi
+program: /bin/true
+inputs:
+  - file: deck.in
+    text: |
+      grid {nprow} {npcol} n {n} nb {nb} {{literal}}
+  - file: other.in
+    template: deck.tmpl
+timeout: 60
+YAML
+timeout 200 "$HETLAUNCH" compare "$tmp/exec.yaml" --quiet --out "$tmp/ex" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(cat "$tmp/ex/cyclic/deck.in")" = "grid 1 2 n 64 nb 16 {literal}" ] &&
+	[ "$(cat "$tmp/ex/hetero/deck.in")" = "grid 1 3 n 64 nb 16 {literal}" ] &&
+	[ "$(cat "$tmp/ex/cyclic/other.in")" = "mapping cyclic on 2" ] &&
+	[ "$(cat "$tmp/ex/hetero/other.in")" = "mapping hetero on 3" ]; then
+	ok "inputs: compare's cyclic and hetero runs each get their own deck (text and template)"
+else bad "inputs: exit $rc: $(tail -3 "$tmp/err"); $(cat "$tmp/ex/"*/deck.in 2>&1)"; fi
+
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
