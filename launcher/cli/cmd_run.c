@@ -271,6 +271,105 @@ static const char compare_help[] =
 	"Run the cyclic baseline (one process per machine) and the plan on the\n"
 	"same problem; print both, the measured and the predicted speedup.\n";
 
+/* Both runs on the same emulated speeds: this computer measured once, and
+ * an emulation it cannot run refused before anything is written. */
+static int compare_precheck(const hl_config *cfg, const hl_plan *plan, hl_run_opts *o)
+{
+	char err[512];
+	hl_ranks r;
+	if (hl_ranks_from_plan(plan, &r) < 0)
+		return EXIT_JOB;
+	int rc = hl_run_precheck(cfg, r.nranks, o, err, sizeof err);
+	hl_ranks_free(&r);
+	if (rc)
+		fprintf(stderr, "hetlaunch: %s\n", rc == EXIT_JOB ? "out of memory" : err);
+	return rc;
+}
+
+/* --out DIR, or runs/NAME-STAMP-compare (mkdir is atomic: two compares in
+ * the same second get two directories).  0, or EXIT_JOB with the reason. */
+static int compare_dir(const hl_config *cfg, const char *out, char *dir, size_t len)
+{
+	char err[512];
+	if (out) {
+		snprintf(dir, len, "%s", out);
+	} else {
+		time_t now = time(NULL);
+		struct tm tm;
+		char stamp[32];
+		localtime_r(&now, &tm);
+		strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+		snprintf(dir, len, "runs/%s-%s-compare", cfg->name, stamp);
+		if (hl_mkdir_p("runs", err, sizeof err) == 0)
+			for (int k = 2; mkdir(dir, 0777) < 0 && errno == EEXIST && k < 1000; k++)
+				snprintf(dir, len, "runs/%s-%s-compare-%d", cfg->name, stamp, k);
+	}
+	if (hl_mkdir_p(dir, err, sizeof err) < 0) {
+		fprintf(stderr, "hetlaunch: %s\n", err);
+		return EXIT_JOB;
+	}
+	return 0;
+}
+
+/* The cyclic baseline, then the plan: the exit status of the first that
+ * failed.  A signal during the baseline ends compare: the user asked to
+ * stop, not to skip to the next job. */
+static int compare_runs(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o,
+                        const char *dir, hl_run *cyc, hl_run *het)
+{
+	int rc1 = compare_run(cfg, plan, o, dir, 1, cyc), rc2 = 0;
+	if (rc1 != EXIT_USAGE)   /* bad input: said once, by the caller */
+		print_summary(cfg, cyc);
+	if (cyc->job.interrupted)
+		fprintf(stderr, "hetlaunch: compare: interrupted: the heterogeneous run is "
+		        "not started\n");
+	if (rc1 != EXIT_USAGE && !cyc->job.interrupted) {
+		rc2 = compare_run(cfg, plan, o, dir, 0, het);
+		print_summary(cfg, het);
+	}
+	return rc1 ? rc1 : rc2;
+}
+
+/* The speedup against the predicted one, per size, the flag, the picture. */
+static void compare_print(const compare_ctx *c, const char *dir)
+{
+	const hl_run *cyc = c->cyc, *het = c->het;
+	double pred = hl_predicted_speedup(c->plan), meas = speedup(cyc, het);
+	fprintf(stderr, "hetlaunch: cyclic %.3f s, hetero %.3f s: speedup %.2f, predicted %.2f "
+	        "(%.0f%% of predicted; model: %s)\n", cyc->time, het->time, meas, pred,
+	        pred > 0 ? 100 * meas / pred : 0.0, hl_predicted_speedup_model(c->plan));
+	hl_compare_sizes_print(cyc, het, stderr);
+	char why[256];
+	hl_compare_flagged(cyc, het, why, sizeof why);
+	if (why[0])
+		fprintf(stderr, "hetlaunch: FLAGGED, not passed: %s; the speedup is not the "
+		        "emulated cluster's (see \"to keep up\" above)\n", why);
+	char msg[PATH_MAX + 128];
+	if (!het->job.interrupted) {   /* stopped: no gnuplot after it */
+		hl_balance_png(dir, c->cfg, cyc, het, msg, sizeof msg);
+		fprintf(stderr, "hetlaunch: %s\n", msg);
+	}
+}
+
+/* compare.json, the terminal's lines and picture, --json's document. */
+static int compare_report(const compare_ctx *c, const char *dir, int json, int rc)
+{
+	char sub[PATH_MAX + 16], err[512];
+	snprintf(sub, sizeof sub, "%s/compare.json", dir);
+	if (hl_write_atomic(sub, fill_compare, (void *)c, err, sizeof err) < 0) {
+		fprintf(stderr, "hetlaunch: %s\n", err);
+		rc = rc ? rc : EXIT_JOB;
+	}
+	compare_print(c, dir);
+	if (json) {
+		jw w;
+		jw_init(&w, stdout);
+		compare_json(&w, c);
+		jw_done(&w);
+	}
+	return rc;
+}
+
 int hl_cmd_compare(int argc, char **argv)
 {
 	run_args a;
@@ -282,86 +381,22 @@ int hl_cmd_compare(int argc, char **argv)
 	hl_plan plan;
 	if (load(a.file, &d, &cfg, &plan) < 0)
 		return EXIT_USAGE;
-	char dir[PATH_MAX], sub[PATH_MAX + 16], err[512];
-	hl_ranks r;
-	rc = hl_ranks_from_plan(&plan, &r) < 0 ? EXIT_JOB : 0;
-	if (rc == 0) {
-		/* Both runs on the same emulated speeds: measure this computer once. */
-		rc = hl_run_precheck(&cfg, r.nranks, &a.o, err, sizeof err);
-		hl_ranks_free(&r);
-		if (rc)
-			fprintf(stderr, "hetlaunch: %s\n", rc == EXIT_JOB ? "out of memory" : err);
-	}
-	if (rc)
+	char dir[PATH_MAX];
+	rc = compare_precheck(&cfg, &plan, &a.o);
+	if (rc == 0)
+		rc = compare_dir(&cfg, a.o.out_dir, dir, sizeof dir);
+	else
 		return unload(&d, &cfg, &plan, rc);
-	if (a.o.out_dir) {
-		snprintf(dir, sizeof dir, "%s", a.o.out_dir);
-	} else {
-		time_t now = time(NULL);
-		struct tm tm;
-		char stamp[32];
-		localtime_r(&now, &tm);
-		strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-		snprintf(dir, sizeof dir, "runs/%s-%s-compare", cfg.name, stamp);
-		/* mkdir is atomic: two compares in the same second, two directories */
-		if (hl_mkdir_p("runs", err, sizeof err) == 0)
-			for (int k = 2; mkdir(dir, 0777) < 0 && errno == EEXIST && k < 1000; k++)
-				snprintf(dir, sizeof dir, "runs/%s-%s-compare-%d", cfg.name, stamp, k);
-	}
-	if (hl_mkdir_p(dir, err, sizeof err) < 0) {
-		fprintf(stderr, "hetlaunch: %s\n", err);
-		rc = EXIT_JOB;
-	}
 	hl_run cyc, het;
 	memset(&cyc, 0, sizeof cyc);
 	memset(&het, 0, sizeof het);
-	int rc1 = 0, rc2 = 0;
-	if (rc == 0) {
-		rc1 = compare_run(&cfg, &plan, &a.o, dir, 1, &cyc);
-		if (rc1 != EXIT_USAGE)   /* bad input: said once, below */
-			print_summary(&cfg, &cyc);
-		/* A signal during the baseline ends compare: the user asked
-		 * to stop, not to skip to the next job. */
-		if (cyc.job.interrupted)
-			fprintf(stderr, "hetlaunch: compare: interrupted: the heterogeneous run is "
-			        "not started\n");
-		if (rc1 != EXIT_USAGE && !cyc.job.interrupted) {
-			rc2 = compare_run(&cfg, &plan, &a.o, dir, 0, &het);
-			print_summary(&cfg, &het);
-		}
-		rc = rc1 ? rc1 : rc2;
-	}
-	if (rc != EXIT_USAGE && !cyc.job.interrupted && (cyc.job.log || het.job.log)) {
-		compare_ctx c = { &cfg, &plan, &cyc, &het };
-		snprintf(sub, sizeof sub, "%s/compare.json", dir);
-		if (hl_write_atomic(sub, fill_compare, &c, err, sizeof err) < 0) {
-			fprintf(stderr, "hetlaunch: %s\n", err);
-			rc = rc ? rc : EXIT_JOB;
-		}
-		double pred = hl_predicted_speedup(&plan), meas = speedup(&cyc, &het);
-		fprintf(stderr, "hetlaunch: cyclic %.3f s, hetero %.3f s: speedup %.2f, predicted %.2f "
-		        "(%.0f%% of predicted; model: %s)\n", cyc.time, het.time, meas, pred,
-		        pred > 0 ? 100 * meas / pred : 0.0, hl_predicted_speedup_model(&plan));
-		hl_compare_sizes_print(&cyc, &het, stderr);
-		char why[256];
-		hl_compare_flagged(&cyc, &het, why, sizeof why);
-		if (why[0])
-			fprintf(stderr, "hetlaunch: FLAGGED, not passed: %s; the speedup is not the "
-			        "emulated cluster's (see \"to keep up\" above)\n", why);
-		char msg[PATH_MAX + 128];
-		if (!het.job.interrupted) {   /* stopped: no gnuplot after it */
-			hl_balance_png(dir, &cfg, &cyc, &het, msg, sizeof msg);
-			fprintf(stderr, "hetlaunch: %s\n", msg);
-		}
-		if (a.json) {
-			jw w;
-			jw_init(&w, stdout);
-			compare_json(&w, &c);
-			jw_done(&w);
-		}
-	} else if (rc == EXIT_USAGE) {
+	if (rc == 0)
+		rc = compare_runs(&cfg, &plan, &a.o, dir, &cyc, &het);
+	compare_ctx c = { &cfg, &plan, &cyc, &het };
+	if (rc != EXIT_USAGE && !cyc.job.interrupted && (cyc.job.log || het.job.log))
+		rc = compare_report(&c, dir, a.json, rc);
+	else if (rc == EXIT_USAGE)
 		fprintf(stderr, "hetlaunch: %s\n", cyc.error[0] ? cyc.error : het.error);
-	}
 	hl_run_free(&cyc);
 	hl_run_free(&het);
 	return unload(&d, &cfg, &plan, rc);
