@@ -1243,12 +1243,15 @@ static int load_root(const char *path, diag *d, hl_config *cfg, yt_node **root)
  * run then gives the same times whatever else this computer is doing
  * (INTERFACE.md, "Emulation clock"), where the CPU time outside the modelled
  * BLAS moved lhpc's LU n = 1800 by 1-3% beside two CPU hogs.  kernel: exec
- * keeps it (its compute may be outside the BLAS), and so does the real
- * clock, whose times move with the load anyway. */
+ * keeps it (its compute may be outside the BLAS), and so does kernel: hpl:
+ * hpcc's STREAM reads its clock in a loop until it moves (checktick), which
+ * with plain loops uncharged never ended; so does the real clock, whose
+ * times move with the load anyway. */
 static void emu_defaults(hl_config *cfg)
 {
 	hl_emulation *e = &cfg->emu;
-	if (!e->cpu_time_given && e->virtual_clock && cfg->kernel != HL_KERNEL_EXEC)
+	if (!e->cpu_time_given && e->virtual_clock && cfg->kernel != HL_KERNEL_EXEC &&
+	    cfg->kernel != HL_KERNEL_HPL)
 		e->no_cpu_time = 1;
 }
 
