@@ -993,6 +993,16 @@ static int get_kernel(diag *d, const yt_node *v, hl_kernel *out)
 static int get_sizes(diag *d, const yt_node *v, hl_config *cfg)
 {
 	size_t cnt = v->kind == YT_SEQ ? v->n : 1;
+	if (v->kind == YT_SCALAR && strcmp(v->value, "auto") == 0) {
+		/* kernel: hpl only (check_hpl_keys); the plan chooses it */
+		free(cfg->sizes);
+		if ((cfg->sizes = calloc(1, sizeof *cfg->sizes)) == NULL)
+			return -1;
+		cfg->n_auto = 1;
+		cfg->nsizes = 1;
+		cfg->n = cfg->sizes[0] = 1;
+		return 0;
+	}
 	if (cnt == 0) {
 		diag_error(d, v->line, v->col, "n: expected a size or a non-empty list of sizes");
 		return -1;
@@ -1129,8 +1139,15 @@ static int check_hpl_keys(diag *d, hl_config *cfg, const top_keys *t)
 {
 	const yt_node *mpi = given(t, "mpi"), *n = given(t, "n"), *mf = given(t, "memory_fraction");
 	int rc = 0;
-	if (cfg->kernel != HL_KERNEL_HPL)
-		return 0;
+	if (cfg->kernel != HL_KERNEL_HPL) {
+		if (!cfg->n_auto)
+			return 0;
+		diag_error(d, n->line, n->col, "n: auto is for kernel: hpl (its matrix fills the "
+		           "memory); give a size");
+		return -1;
+	}
+	if (cfg->n_auto)
+		cfg->n = cfg->sizes[0] = cfg->nb;   /* until the plan chooses it */
 	if (mpi == NULL)
 		cfg->mpi = 1;   /* openmpi: the second of keys.c's MPIS */
 	else if (cfg->mpi != 1 && given(t, "program") == NULL) {
@@ -1141,6 +1158,10 @@ static int check_hpl_keys(diag *d, hl_config *cfg, const top_keys *t)
 	if (n && cfg->nsizes > HL_HPL_MAX_SIZES) {
 		diag_error(d, n->line, n->col, "n: kernel: hpl takes at most %d sizes (HPL's input "
 		           "line), got %zu", HL_HPL_MAX_SIZES, cfg->nsizes);
+		rc = -1;
+	}
+	if (mf && !(cfg->memory_fraction > 0.0)) {
+		diag_error(d, mf->line, mf->col, "memory_fraction: must be above 0, got %s", mf->value);
 		rc = -1;
 	}
 	if (mf && cfg->memory_fraction > 1.0) {
