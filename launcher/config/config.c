@@ -1160,10 +1160,6 @@ static int check_hpl_keys(diag *d, hl_config *cfg, const top_keys *t)
 		           "line), got %zu", HL_HPL_MAX_SIZES, cfg->nsizes);
 		rc = -1;
 	}
-	if (mf && !(cfg->memory_fraction > 0.0)) {
-		diag_error(d, mf->line, mf->col, "memory_fraction: must be above 0, got %s", mf->value);
-		rc = -1;
-	}
 	if (mf && cfg->memory_fraction > 1.0) {
 		diag_error(d, mf->line, mf->col, "memory_fraction: must be at most 1, got %s",
 		           mf->value);
