@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "inputs.h"
 #include "keys.h"
@@ -1132,6 +1133,24 @@ static int load_top_keys(diag *d, const yt_node *root, const unsigned char *dup,
 	return rc;
 }
 
+/* n: auto needs every machine's memory: memory_gb, or this computer's
+ * (localhost, its own host name, or emulated). */
+static int check_auto_memory(diag *d, const hl_config *cfg)
+{
+	char me[256] = "";
+	gethostname(me, sizeof me - 1);
+	for (size_t i = 0; cfg->n_auto && !cfg->emu.on && i < cfg->nmachines; i++) {
+		const hl_machine *m = &cfg->machines[i];
+		if (m->memory_gb == 0 && strcmp(m->host, "localhost") != 0 &&
+		    strcmp(m->host, "127.0.0.1") != 0 && strcmp(m->host, me) != 0) {
+			diag_error(d, m->loc.line, m->loc.col,
+			           "%s: n: auto needs its memory_gb (it is not this computer)", m->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* kernel: hpl: Debian's hpcc is linked with Open MPI (mpi: openmpi unless
  * another program: is named); at most HL_HPL_MAX_SIZES sizes fit its
  * input's line; memory_fraction is a fraction. */
@@ -1148,6 +1167,8 @@ static int check_hpl_keys(diag *d, hl_config *cfg, const top_keys *t)
 	}
 	if (cfg->n_auto)
 		cfg->n = cfg->sizes[0] = cfg->nb;   /* until the plan chooses it */
+	if (check_auto_memory(d, cfg) < 0)
+		rc = -1;
 	if (mpi == NULL)
 		cfg->mpi = 1;   /* openmpi: the second of keys.c's MPIS */
 	else if (cfg->mpi != 1 && given(t, "program") == NULL) {

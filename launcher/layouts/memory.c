@@ -233,14 +233,7 @@ static int auto_fits(hl_plan *plan, size_t n, size_t avail, const char **tight)
  * plan's grid, by bisection. */
 static int choose_n(hl_plan *plan, diag *d)
 {
-	hl_config *cfg = (hl_config *)plan->cfg;
-	for (size_t i = 0; i < cfg->nmachines; i++)
-		if (cfg->machines[i].memory_gb == 0 && !is_local(cfg, &cfg->machines[i])) {
-			diag_error(d, cfg->machines[i].loc.line, cfg->machines[i].loc.col,
-			           "%s: n: auto needs its memory_gb (it is not this computer)",
-			           cfg->machines[i].name);
-			return -1;
-		}
+	hl_config *cfg = (hl_config *)plan->cfg;   /* every machine's memory known: config.c */
 	size_t avail = hl_mem_available(), nb = cfg->nb, lo = 0, hi = 10000000 / nb + 1;
 	const char *tight = NULL, *t = NULL;
 	while (hi - lo > 1) {
