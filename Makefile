@@ -375,6 +375,7 @@ e2e: all
 	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) tests/e2e/skip_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/predict_test.sh
 	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/e2e/mmm_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/e2e/hpl_test.sh
 
 rt-san: all $(LIBRT_SAN) $(PATTERNS_SAN)
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBRT) PRELOAD_SAN=$(LIBRT_SAN) \

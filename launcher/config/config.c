@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "inputs.h"
 #include "keys.h"
@@ -993,6 +994,16 @@ static int get_kernel(diag *d, const yt_node *v, hl_kernel *out)
 static int get_sizes(diag *d, const yt_node *v, hl_config *cfg)
 {
 	size_t cnt = v->kind == YT_SEQ ? v->n : 1;
+	if (v->kind == YT_SCALAR && strcmp(v->value, "auto") == 0) {
+		/* kernel: hpl only (check_hpl_keys); the plan chooses it */
+		free(cfg->sizes);
+		if ((cfg->sizes = calloc(1, sizeof *cfg->sizes)) == NULL)
+			return -1;
+		cfg->n_auto = 1;
+		cfg->nsizes = 1;
+		cfg->n = cfg->sizes[0] = 1;
+		return 0;
+	}
 	if (cnt == 0) {
 		diag_error(d, v->line, v->col, "n: expected a size or a non-empty list of sizes");
 		return -1;
@@ -1122,6 +1133,24 @@ static int load_top_keys(diag *d, const yt_node *root, const unsigned char *dup,
 	return rc;
 }
 
+/* n: auto needs every machine's memory: memory_gb, or this computer's
+ * (localhost, its own host name, or emulated). */
+static int check_auto_memory(diag *d, const hl_config *cfg)
+{
+	char me[256] = "";
+	gethostname(me, sizeof me - 1);
+	for (size_t i = 0; cfg->n_auto && !cfg->emu.on && i < cfg->nmachines; i++) {
+		const hl_machine *m = &cfg->machines[i];
+		if (m->memory_gb == 0 && strcmp(m->host, "localhost") != 0 &&
+		    strcmp(m->host, "127.0.0.1") != 0 && strcmp(m->host, me) != 0) {
+			diag_error(d, m->loc.line, m->loc.col,
+			           "%s: n: auto needs its memory_gb (it is not this computer)", m->name);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* kernel: hpl: Debian's hpcc is linked with Open MPI (mpi: openmpi unless
  * another program: is named); at most HL_HPL_MAX_SIZES sizes fit its
  * input's line; memory_fraction is a fraction. */
@@ -1129,8 +1158,17 @@ static int check_hpl_keys(diag *d, hl_config *cfg, const top_keys *t)
 {
 	const yt_node *mpi = given(t, "mpi"), *n = given(t, "n"), *mf = given(t, "memory_fraction");
 	int rc = 0;
-	if (cfg->kernel != HL_KERNEL_HPL)
-		return 0;
+	if (cfg->kernel != HL_KERNEL_HPL) {
+		if (!cfg->n_auto)
+			return 0;
+		diag_error(d, n->line, n->col, "n: auto is for kernel: hpl (its matrix fills the "
+		           "memory); give a size");
+		return -1;
+	}
+	if (cfg->n_auto)
+		cfg->n = cfg->sizes[0] = cfg->nb;   /* until the plan chooses it */
+	if (check_auto_memory(d, cfg) < 0)
+		rc = -1;
 	if (mpi == NULL)
 		cfg->mpi = 1;   /* openmpi: the second of keys.c's MPIS */
 	else if (cfg->mpi != 1 && given(t, "program") == NULL) {
@@ -1243,12 +1281,15 @@ static int load_root(const char *path, diag *d, hl_config *cfg, yt_node **root)
  * run then gives the same times whatever else this computer is doing
  * (INTERFACE.md, "Emulation clock"), where the CPU time outside the modelled
  * BLAS moved lhpc's LU n = 1800 by 1-3% beside two CPU hogs.  kernel: exec
- * keeps it (its compute may be outside the BLAS), and so does the real
- * clock, whose times move with the load anyway. */
+ * keeps it (its compute may be outside the BLAS), and so does kernel: hpl:
+ * hpcc's STREAM reads its clock in a loop until it moves (checktick), which
+ * with plain loops uncharged never ended; so does the real clock, whose
+ * times move with the load anyway. */
 static void emu_defaults(hl_config *cfg)
 {
 	hl_emulation *e = &cfg->emu;
-	if (!e->cpu_time_given && e->virtual_clock && cfg->kernel != HL_KERNEL_EXEC)
+	if (!e->cpu_time_given && e->virtual_clock && cfg->kernel != HL_KERNEL_EXEC &&
+	    cfg->kernel != HL_KERNEL_HPL)
 		e->no_cpu_time = 1;
 }
 

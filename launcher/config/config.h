@@ -109,7 +109,8 @@ typedef struct {
 	double comm_cost;        /* 2d: time to send one b x b block, in cycle_time
 	                          * units; 0: the fastest machine's cycle time */
 	hl_hpl_settings hpl;     /* kernel: hpl: hpl: (HPL's defaults) */
-	int n_auto;              /* n: auto: the plan chooses n (plan.c) */
+	int n_auto;              /* n: auto: the plan chooses n (memory.c) */
+	char n_auto_why[200];    /* ... and says why (the plan's text) */
 	double memory_fraction;  /* n: auto: of each process's memory; 0.8 */
 	hl_input_file *inputs;   /* kernel: exec: inputs: */
 	size_t ninputs;

@@ -168,7 +168,7 @@ const hl_key_def hl_keys[] = {
 	EMULATE("clock", HL_KT_ENUM, CLOCKS, EMU(virtual_clock), "real",
 	        "virtual: per-rank virtual clocks"),
 	EMULATE("cpu_time", HL_KT_BOOL_NOT, NULL, EMU(no_cpu_time),
-	        "true; false under clock: virtual (but kernel: exec)",
+	        "true; false under clock: virtual (but kernel: exec, hpl)",
 	        "false: charge only the flop models (times independent of this computer's load)"),
 	EMULATE("compute", HL_KT_ENUM, COMPUTES, EMU(skip_compute), "run",
 	        "skip: the BLAS are charged, not run, large allocations folded (clock: virtual)"),

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "memory.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -203,10 +204,72 @@ void hl_memory_json(const hl_plan *plan, jw *w)
 	hl_memory_free(&m);
 }
 
+/* Does the plan's matrix at order n fit memory_fraction of every machine's
+ * memory (memory_gb; this computer's available memory for the machines on
+ * it, together)?  *tight: the machine that limits it. */
+static int auto_fits(hl_plan *plan, size_t n, size_t avail, const char **tight)
+{
+	hl_config *cfg = (hl_config *)plan->cfg;   /* the caller's own, not const */
+	cfg->n = cfg->sizes[0] = n;
+	hl_memory m;
+	if (hl_memory_of(plan, 0, &m) < 0 || !m.known)
+		return hl_memory_free(&m), 0;
+	double f = cfg->memory_fraction, local = 0;
+	int fits = 1;
+	for (size_t i = 0; i < cfg->nmachines; i++) {
+		const hl_machine *mc = &cfg->machines[i];
+		if (mc->memory_gb > 0 && (double)m.machine[i] > f * mc->memory_gb * GB)
+			fits = 0, *tight = mc->name;
+		else if (mc->memory_gb == 0 && m.procs[i] && is_local(cfg, mc))
+			local += (double)m.machine[i];
+	}
+	if (local > f * (double)avail)
+		fits = 0, *tight = "this computer";
+	hl_memory_free(&m);
+	return fits;
+}
+
+/* n: auto: the largest multiple of nb that fits (kernel: hpl) with this
+ * plan's grid, by bisection. */
+static int choose_n(hl_plan *plan, diag *d)
+{
+	hl_config *cfg = (hl_config *)plan->cfg;   /* every machine's memory known: config.c */
+	size_t avail = hl_mem_available(), nb = cfg->nb, lo = 0, hi = 10000000 / nb + 1;
+	const char *tight = NULL, *t = NULL;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (auto_fits(plan, mid * nb, avail, &t))
+			lo = mid;
+		else
+			hi = mid, tight = t;
+	}
+	if (lo == 0) {
+		diag_error(d, 0, 0, "n: auto: not even n = nb = %zu fits %g of the memory of %s",
+		           nb, cfg->memory_fraction, tight ? tight : "the machines");
+		return -1;
+	}
+	cfg->n = cfg->sizes[0] = lo * nb;
+	snprintf(cfg->n_auto_why, sizeof cfg->n_auto_why,
+	         "n: auto: n = %zu, the largest multiple of nb = %zu whose matrix fits %g of the "
+	         "memory of %s", cfg->n, nb, cfg->memory_fraction, tight ? tight : "every machine");
+	return 0;
+}
+
 int hl_plan_build_checked(const hl_config *cfg, diag *d, hl_plan *plan)
 {
 	if (hl_plan_build(cfg, d, plan) < 0)
 		return -1;
+	/* n: auto: the plan again at the chosen n, until n stays (the plan's
+	 * grid may depend on n: B at most the column blocks) */
+	for (int k = 0; cfg->n_auto && k < 4; k++) {
+		size_t before = cfg->n;
+		int rc = choose_n(plan, d);
+		if (rc == 0 && cfg->n == before)
+			break;
+		hl_plan_free(plan);
+		if (rc < 0 || hl_plan_build(cfg, d, plan) < 0)
+			return -1;
+	}
 	if (hl_memory_check(plan, d) < 0) {
 		hl_plan_free(plan);
 		return -1;

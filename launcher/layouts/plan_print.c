@@ -34,6 +34,8 @@ void hl_plan_print_text(const hl_plan *pl, FILE *out)
 	seconds_text(pl, out);
 	if (pl->cfg->layout->speedup_model)
 		hl_layout_text_speedup(pl, out);
+	if (pl->cfg->n_auto)
+		fprintf(out, "%s\n", pl->cfg->n_auto_why);
 	hl_memory_print_text(pl, out);
 }
 

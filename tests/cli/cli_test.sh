@@ -143,6 +143,11 @@ done
 if grep -q "^mpirun .*/usr/bin/hpcc\$" "$tmp/run-hpl-2d/command.txt" &&
 	grep -q "^# run in: $tmp/run-hpl-2d\$" "$tmp/run-hpl-2d/command.txt"; then ok
 else bad "hpl-2d: command.txt: $(cat "$tmp/run-hpl-2d/command.txt")"; fi
+# n: auto: the dry run's hpccinf.txt carries the n the plan chose
+rm -rf "$tmp/run-auto"
+"$HETLAUNCH" run tests/cli/good/hpl-auto.yaml --dry-run --out "$tmp/run-auto" >/dev/null 2>&1
+if grep -q "^15360 *Ns\$" "$tmp/run-auto/hpccinf.txt" 2>/dev/null; then ok
+else bad "hpl-auto: hpccinf.txt's Ns: $(grep Ns "$tmp/run-auto/hpccinf.txt" 2>&1)"; fi
 
 # --- usage ---------------------------------------------------------------------
 expect_rc() {  # expect_rc WANT DESCRIPTION ARGS...

@@ -21,7 +21,7 @@ if [ ! -x /usr/bin/hpcc ]; then
 	bad "no /usr/bin/hpcc (Debian's hpcc package: scripts/install-deps)"; echo "$pass passed, $fail failed"; exit 1
 fi
 
-hpl_yaml() {  # hpl_yaml NAME EXTRA...: fast + slow (x2), n 400, nb 40, emulated
+hpl_yaml() {  # hpl_yaml NAME EXTRA...: fast + slow (x2), n 400, nb 40, virtual clock
 	{ cat <<YAML
 name: $1
 machines:
@@ -31,8 +31,8 @@ layout: 1d
 kernel: hpl
 n: 400
 nb: 40
-emulate: {mflops: 1000, cycle_time: 1, latency_us: 50, bandwidth_mbps: 1000}
-timeout: 200
+emulate: {clock: virtual, mflops: 1000, cycle_time: 1, latency_us: 50, bandwidth_mbps: 1000}
+timeout: 400
 YAML
 	shift; printf '%s\n' "$@"; } >"$tmp/$1.yaml"
 }
@@ -40,7 +40,7 @@ YAML
 # --- one run ---------------------------------------------------------------------
 hpl_yaml hpl "B: 4"
 d=$tmp/run-hpl
-timeout 300 "$HETLAUNCH" run "$tmp/hpl.yaml" --quiet --out "$d" >"$tmp/out" 2>"$tmp/err"
+timeout 500 "$HETLAUNCH" run "$tmp/hpl.yaml" --quiet --out "$d" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 got=$(json "$d/report.json" 'd["passed"], d["placement"], d["nprow"], d["npcol"], len(d["results"])' 2>/dev/null)
 if [ $rc -eq 0 ] && [ "$got" = "True verified 1 4 1" ]; then ok "hpl 1 x 4 (Open MPI, emulated): PASSED, placement verified"
@@ -56,7 +56,7 @@ else bad "hpl: command.txt or hpccinf.txt: $(cat "$d/command.txt")"; fi
 
 # --- a FAILED residual is a failed run -------------------------------------------------
 hpl_yaml failed "B: 3" "hpl: {threshold: 1e-9}"
-timeout 300 "$HETLAUNCH" run "$tmp/failed.yaml" --quiet --out "$tmp/run-failed" >/dev/null 2>"$tmp/err"
+timeout 500 "$HETLAUNCH" run "$tmp/failed.yaml" --quiet --out "$tmp/run-failed" >/dev/null 2>"$tmp/err"
 rc=$?
 if [ $rc -eq 1 ] && grep -q "FAILED" "$tmp/err" &&
 	[ "$(json "$tmp/run-failed/report.json" 'd["passed"], d["results"][0]["passed"]')" = "False False" ]; then
@@ -65,7 +65,7 @@ else bad "hpl FAILED: exit $rc: $(tail -3 "$tmp/err")"; fi
 
 # --- compare: the cyclic baseline with its own grid ------------------------------------
 hpl_yaml cmp "B: 4"
-timeout 600 "$HETLAUNCH" compare "$tmp/cmp.yaml" --quiet --out "$tmp/cmp" >"$tmp/out" 2>"$tmp/err"
+timeout 1000 "$HETLAUNCH" compare "$tmp/cmp.yaml" --quiet --out "$tmp/cmp" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 sp=$(json "$tmp/cmp/compare.json" 'd["speedup"] > 0' 2>/dev/null)
 if [ $rc -eq 0 ] && [ "$sp" = True ] && grep -q "^3 *Qs\$" "$tmp/cmp/cyclic/hpccinf.txt" &&

@@ -189,6 +189,20 @@ else
 	bad "wildcard with the ordering off: '$(wild_order wild-off)', want first=1 second=2"
 fi
 
+# MPI_Iprobe under the order: two siblings on one machine, rank 1 spinning
+# on MPI_Iprobe while rank 0 does two DGEMMs of order 200 (16 ms each at
+# 1000 Mflop/s) and sends 4 bytes (within the machine: no network time):
+# rank 1 gets them at 32 ms, in order.  Not interposed, the spinning rank counted as computing at its
+# clock and rank 0's second booking waited for it for ever (timed out).
+exec_yaml ipr "a:1" 2 "{mflops: 1000, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: virtual, cpu_time: false}" iprobe 200
+if timeout 30 "$HETLAUNCH" run "$tmp/ipr.yaml" --quiet --out "$tmp/run-ipr" 2>"$tmp/ipr.err"; then
+	t1=$(vtime "$tmp/run-ipr" 1)
+	ooo=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['emulation']['out_of_order'])" "$tmp/run-ipr/report.json")
+	if within "$t1" 0.032 0.02 && [ "$ooo" = 0 ]; then
+		ok "MPI_Iprobe spin: rank 1 at $t1 s, closed form 0.032 s, in order"
+	else bad "MPI_Iprobe spin: rank 1 at $t1 s (closed form 0.032 s), out of order $ooo"; fi
+else bad "MPI_Iprobe spin: exit $?: $(tail -3 "$tmp/ipr.err")"; fi
+
 # --- 2. patterns: bit-identical under the virtual clock -----------------------
 mkdir -p "$tmp/plain" "$tmp/virt"
 timeout 120 mpiexec.hydra -n 4 "$PATTERNS" "$tmp/plain" >/dev/null 2>&1

@@ -29,6 +29,9 @@
  *                           MPI_ANY_SOURCE and prints the order
  *                           ("vclock-wildcard first=2 second=1" in virtual
  *                           order, 1 then 2 in real order)
+ *   iprobe N                2 ranks on one machine: rank 0 does two
+ *                           DGEMMs of order N and sends; rank 1 spins on
+ *                           MPI_Iprobe, then receives: 4N^3 / speed
  */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
@@ -75,7 +78,7 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		if (rank == 0)
 			fprintf(stderr, "usage: vclock pingpong BYTES REPS | ring BYTES ITERS N | share ITERS N"
-			                " | bcast BYTES REPS | allreduce BYTES REPS | wildcard N\n");
+			                " | bcast BYTES REPS | allreduce BYTES REPS | wildcard N | iprobe N\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	const char *mode = argv[1];
@@ -89,6 +92,8 @@ int main(int argc, char **argv)
 		iters = atoi(argv[3]);
 		n = atoi(argv[4]);
 	} else if (strcmp(mode, "wildcard") == 0 && argc == 3 && size == 3) {
+		n = atoi(argv[2]);
+	} else if (strcmp(mode, "iprobe") == 0 && argc == 3 && size == 2) {
 		n = atoi(argv[2]);
 	} else if (strcmp(mode, "share") == 0 && argc == 4) {
 		iters = atoi(argv[2]);
@@ -133,6 +138,19 @@ int main(int argc, char **argv)
 				nanosleep(&ts, NULL);   /* real time only: not charged */
 			}
 			MPI_Send(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD);
+		}
+	}
+	if (mode[0] == 'i') {
+		int v = rank, flag = 0;
+		if (rank == 0) {
+			gemm(n, a, b, c);
+			(void)MPI_Wtime();   /* books it: the next booking is after rank 1's clock */
+			gemm(n, a, b, c);
+			MPI_Send(&v, 1, MPI_INT, 1, 6, MPI_COMM_WORLD);
+		} else {
+			while (!flag)
+				MPI_Iprobe(0, 6, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+			MPI_Recv(&v, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		}
 	}
 	for (int k = 0; k < iters; k++) {

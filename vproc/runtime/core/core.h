@@ -35,6 +35,7 @@ int vr_wait_peer(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int peer);
  * wait publishes them while blocked and forgets them when it returns. */
 void vr_wait_expect(MPI_Comm comm, int source, int tag);
 void vr_wait_block(void);     /* for loops of their own (MPI_Probe) */
+unsigned long vr_calls(void);   /* emu.c: the MPI calls entered so far */
 void vr_wait_unblock(void);
 
 /* comm.c */
@@ -169,6 +170,10 @@ void vr_order_doing(int what);
 void vr_order_computing(int yes);   /* emu.c: between MPI calls or not */
 int vr_order_pick(int chan, int stag, const int *members, int nmembers, int *src_world,
                   int *stag_out, int *safe);
+/* A poll at vt: 1 (a match arrives by vt: *src_world, *stag_out), 0 (none
+ * can), -1 (not known yet). */
+int vr_order_poll(int chan, int stag, int *src_world, int *stag_out, const int *members,
+                  int nmembers, unsigned long long vt);
 int vr_order_escape_due(unsigned long long *t0);   /* the escape's time came */
 void vr_order_escaped(void);                        /* counts one */
 void vr_order_nap(unsigned *iter);

@@ -276,8 +276,16 @@ void vr_charge_flops(double flops, unsigned long long cpu_ns)
 	seg_cpu_excluded += cpu_ns;
 }
 
+static unsigned long ncalls;
+
+unsigned long vr_calls(void)
+{
+	return ncalls;
+}
+
 void vr_enter(void)
 {
+	ncalls++;
 	if (!emulating)
 		return;
 	if (vr_virtual())

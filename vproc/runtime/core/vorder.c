@@ -451,10 +451,10 @@ int vr_order_enabled(void)
 
 /* The earliest matching pending message for us: its arrival (INF: none),
  * source and tag. */
-static unsigned long long earliest(int chan, int stag, int *bsrc, int *btag)
+static unsigned long long earliest_from(int chan, int src, int stag, int *bsrc, int *btag)
 {
 	vr_order *o = &shm->order[me];
-	vr_pattern q = { chan, -1, stag };
+	vr_pattern q = { chan, src, stag };
 	unsigned long long best = INF;
 	*bsrc = -1;
 	lock(&o->lock);
@@ -468,6 +468,11 @@ static unsigned long long earliest(int chan, int stag, int *bsrc, int *btag)
 	}
 	unlock(&o->lock);
 	return best;
+}
+
+static unsigned long long earliest(int chan, int stag, int *bsrc, int *btag)
+{
+	return earliest_from(chan, -1, stag, bsrc, btag);
 }
 
 /* The earliest matching pending message for us, and whether no other rank
@@ -529,4 +534,31 @@ void vr_order_escaped(void)
 void vr_order_nap(unsigned *iter)
 {
 	nap(iter);
+}
+
+/*
+ * A poll (MPI_Iprobe) at virtual time vt, from *srcp (a world rank; -1:
+ * any member): 1 if a matching message pending for us arrives by vt (MPI
+ * will show it; the earliest's source and tag in *srcp, *tagp), 0 if none can (every possible sender is past vt - 1: a
+ * message arrives at least 1 ns after its sender's clock), -1 not yet
+ * known (then vr_order_nap sleeps on the rank that holds it back).  The
+ * answer depends on virtual time only, not on when MPI delivers.
+ */
+int vr_order_poll(int chan, int stag, int *srcp, int *tagp, const int *members, int nmembers,
+                  unsigned long long vt)
+{
+	event G;
+	int src = *srcp;
+	blk = -2;
+	if (take_snapshot(&G) < 0)
+		return -1;
+	if (earliest_from(chan, src, stag, srcp, tagp) <= vt)
+		return 1;
+	int n = src >= 0 ? 1 : members ? nmembers : nranks;
+	for (int k = 0; k < n; k++) {
+		int r = src >= 0 ? src : members ? members[k] : k;
+		if (r != me && !past(r, G, vt ? vt - 1 : 0, nranks))
+			return not_past(r, G, vt);
+	}
+	return 0;
 }
