@@ -607,6 +607,14 @@ check "a 240-rank rankmap over Hydra's 1024-byte node map: warned, with what to 
 "$HETLAUNCH" hostfile configs/lhpc-lu.yaml --format mpich-rankmap >"$tmp/out" 2>"$tmp/err"
 check "a short rankmap: no warning" test ! -s "$tmp/err"
 
+# --- the format reference covers the user contract -----------------------------
+# Every word of ../shared/INTERFACE.md's contract is in doc/format.md (when
+# the contract is beside the repository, as in CI).
+if [ -r ../shared/INTERFACE.md ]; then
+	check "doc/format.md names every key, command and JSON key of ../shared/INTERFACE.md" \
+		sh -c 'scripts/doc-coverage >/dev/null 2>&1'
+fi
+
 # --- the schema (launcher/config/keys.c) --------------------------------------------
 # The files generated from it are up to date (scripts/gen-keys rewrites them).
 "$HETLAUNCH" keys --format dict >"$tmp/dict"
