@@ -278,9 +278,34 @@ void vr_wait_unblock(void)
 	expect_end();
 }
 
-/* The wake word is read before each test, so that a message announced
- * between the test and the sleep makes the sleep return at once. */
-int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses)
+/* What a cooperative wait tests, with one of MPI's test calls. */
+typedef enum { WAIT_ONE, WAIT_ALL, WAIT_ANY } wait_kind;
+typedef struct {
+	wait_kind kind;
+	int n;
+	MPI_Request *reqs;
+	MPI_Status *status;   /* WAIT_ALL: the statuses array */
+	int *index;           /* WAIT_ANY's */
+} wait_reqs;
+
+static int test_reqs(const wait_reqs *r, int *flag)
+{
+	switch (r->kind) {
+	case WAIT_ONE:
+		return PMPI_Test(r->reqs, flag, r->status);
+	case WAIT_ANY:
+		return PMPI_Testany(r->n, r->reqs, r->index, flag, r->status);
+	default:
+		return PMPI_Testall(r->n, r->reqs, flag, r->status);
+	}
+}
+
+/* The one loop of Wait, Waitall and Waitany: test, then back off (yield,
+ * nap, or sleep until woken: vr_backoff_wake); the time from the first
+ * unsuccessful test is the rank's wait.  The wake word is read before each
+ * test, so that a message announced between the test and the sleep makes
+ * the sleep return at once. */
+static int wait_loop(const wait_reqs *r)
 {
 	peer_yields = 0;
 	unsigned iter = 0;
@@ -289,7 +314,7 @@ int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses)
 	uint32_t seen = w ? atomic_load(w) : 0;
 	for (;;) {
 		int flag = 0;
-		int rc = PMPI_Testall(n, reqs, &flag, statuses);
+		int rc = test_reqs(r, &flag);
 		if (rc != MPI_SUCCESS || flag) {
 			vr_waited_since(t0);
 			expect_end();
@@ -299,6 +324,12 @@ int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses)
 			t0 = vr_now(), expect_block();
 		vr_backoff_wake(&iter, w ? &seen : NULL);
 	}
+}
+
+int vr_waitall(int n, MPI_Request *reqs, MPI_Status *statuses)
+{
+	wait_reqs r = { WAIT_ALL, n, reqs, statuses, NULL };
+	return wait_loop(&r);
 }
 
 /*
@@ -328,23 +359,8 @@ int vr_wait_recv(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int source
 
 int vr_wait(MPI_Request *req, MPI_Status *status)
 {
-	peer_yields = 0;
-	unsigned iter = 0;
-	double t0 = 0;
-	_Atomic uint32_t *w = vr_my_wake();
-	uint32_t seen = w ? atomic_load(w) : 0;
-	for (;;) {
-		int flag = 0;
-		int rc = PMPI_Test(req, &flag, status);
-		if (rc != MPI_SUCCESS || flag) {
-			vr_waited_since(t0);
-			expect_end();
-			return rc;
-		}
-		if (t0 == 0)
-			t0 = vr_now(), expect_block();
-		vr_backoff_wake(&iter, w ? &seen : NULL);
-	}
+	wait_reqs r = { WAIT_ONE, 1, req, status, NULL };
+	return wait_loop(&r);
 }
 
 /* MPI_Waitany: an any-of wait publishes no receive (see above), so the
@@ -353,21 +369,6 @@ int vr_wait(MPI_Request *req, MPI_Status *status)
  * that waited for its clock for ever: hpcc's MPIRandomAccess). */
 int vr_waitany(int n, MPI_Request *reqs, int *index, MPI_Status *status)
 {
-	peer_yields = 0;
-	unsigned iter = 0;
-	double t0 = 0;
-	_Atomic uint32_t *w = vr_my_wake();
-	uint32_t seen = w ? atomic_load(w) : 0;
-	for (;;) {
-		int flag = 0;
-		int rc = PMPI_Testany(n, reqs, index, &flag, status);
-		if (rc != MPI_SUCCESS || flag) {
-			vr_waited_since(t0);
-			expect_end();
-			return rc;
-		}
-		if (t0 == 0)
-			t0 = vr_now(), expect_block();
-		vr_backoff_wake(&iter, w ? &seen : NULL);
-	}
+	wait_reqs r = { WAIT_ANY, n, reqs, status, index };
+	return wait_loop(&r);
 }
