@@ -19,27 +19,7 @@
 #include "../../launcher/kernels/inputs.h"
 #include "../../launcher/kernels/testers.h"
 
-#ifndef TESTS_DATA
-#define TESTS_DATA "tests/data/"
-#endif
-
-static char *slurp(const char *name)
-{
-	char path[256];
-	snprintf(path, sizeof path, "%s%s", TESTS_DATA, name);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	rewind(f);
-	char *s = malloc((size_t)len + 1);
-	assert_non_null(s);
-	assert_int_equal(fread(s, 1, (size_t)len, f), (size_t)len);
-	s[len] = '\0';
-	fclose(f);
-	return s;
-}
+#include "data.h"
 
 static char *input(const hl_hpl_settings *s, const size_t *sizes, size_t ns, size_t nb,
                    size_t p, size_t q)

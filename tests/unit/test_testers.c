@@ -19,28 +19,7 @@
 
 #include "../../launcher/kernels/testers.h"
 
-#ifndef TESTS_DATA
-#define TESTS_DATA "tests/data/"   /* make runs the tests from the root */
-#endif
-
-static char *slurp(const char *name)
-{
-	char path[256];
-	snprintf(path, sizeof path, "%s%s", TESTS_DATA, name);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		fail_msg("cannot open %s", path);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	long len = ftell(f);
-	assert_true(len > 0);
-	rewind(f);
-	char *s = malloc((size_t)len + 1);
-	assert_non_null(s);
-	assert_int_equal(fread(s, 1, (size_t)len, f), (size_t)len);
-	s[len] = '\0';
-	fclose(f);
-	return s;
-}
+#include "data.h"
 
 static void parse_file(hl_kernel k, const char *name, hl_results *r)
 {
