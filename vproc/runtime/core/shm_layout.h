@@ -19,7 +19,7 @@
 #include "vclock.h"
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 9u
+#define VR_SHM_VERSION 10u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 #define VR_MAX_LINKED   64     /* machines of a network: links */
@@ -80,6 +80,8 @@ typedef struct {
 	_Atomic uint32_t ver;
 	_Atomic unsigned long long need;         /* the time it waits for */
 	_Atomic uint64_t waiters[VR_MAX_RANKS / 64];
+	_Atomic unsigned long long hneed;        /* waiting for the horizon: till it */
+	_Atomic int hneed_rank;                  /* is not before (hneed, hneed_rank) */
 	vr_pattern pat[VR_WAIT_PATTERNS];
 	vr_pending pending[VR_PENDING_CAP];
 } vr_order;
@@ -154,6 +156,13 @@ typedef struct {
 	_Atomic unsigned long long out_of_order;
 	_Atomic unsigned long long order_epoch;  /* bumped when a bound may drop */
 	vr_order order[VR_MAX_RANKS];
+	/* Waiting for the horizon (vorder.c): each rank's term in it (its
+	 * clock running, its wake-up blocked, never once done), kept by the
+	 * rank and by its senders; the ranks that wait for the horizon to
+	 * reach their hneed; hver, bumped by every rise of a term. */
+	_Atomic unsigned long long term[VR_MAX_RANKS];
+	_Atomic uint64_t hwaiters[VR_MAX_RANKS / 64];
+	_Atomic unsigned long long hver;
 	/* VR_FLAG_SKIP (fold.c): bytes of large allocations folded onto shared
 	 * pages, live now and at most at once over the job, and how many */
 	_Atomic unsigned long long folded_live;
