@@ -104,6 +104,8 @@ void vr_order_init(void *segment, int rank, const int *sib, int nsib)
 static struct {
 	unsigned long snapshots, naps, timeouts, picks, unsafe, bookings, booking_naps, wakes;
 } st;
+static unsigned long dbg_to[3], dbg_missed[3];
+static int dbg_last = -1;
 
 static void bump(void)
 {
@@ -330,6 +332,7 @@ static void print_stats(void)
 	const char *e = getenv("HETLAUNCH_VORDER_STATS");
 	if (e == NULL || e[0] != '1')
 		return;
+	fprintf(stderr, "dbg rank %d to_h %lu to_r %lu to_none %lu missed_h %lu missed_r %lu missed_none %lu\n", me, dbg_to[0], dbg_to[1], dbg_to[2], dbg_missed[0], dbg_missed[1], dbg_missed[2]);
 	fprintf(stderr, "hetlaunch-vorder: rank %d snapshots %lu naps %lu timeouts %lu picks %lu "
 	        "unsafe %lu bookings %lu booking_naps %lu wakes %lu\n", me, st.snapshots, st.naps,
 	        st.timeouts, st.picks, st.unsafe, st.bookings, st.booking_naps, st.wakes);
@@ -359,7 +362,8 @@ static int blk = -2;            /* whom the last unsuccessful check waits on:
                                  * no one (the snapshot was inconsistent) */
 static unsigned long long blk_need;
 static event blk_hneed;        /* ... till G (without us) is not before it */
-static int blk_horizon;         /* blk is G's rank: wait for the horizon */
+static int blk_horizon;
+static int blk_rank;            /* the rank that was not past */         /* blk is G's rank: wait for the horizon */
 static unsigned long long hver_seen;  /* hver, read before the snapshot */
 
 /* Reads every rank (the clocks first: a clock read earlier is lower, so
@@ -412,6 +416,7 @@ static int not_past(int r, event G, unsigned long long t, event need)
 	blk_hneed = need;
 	blk = vproc_order_blocker(snap, nranks, r, G);
 	blk_horizon = blk != r;   /* held by G: wait for G itself */
+	blk_rank = r;
 	blk_need = t;
 	return 0;
 }
@@ -428,6 +433,8 @@ static int all_past(unsigned long long ready, int all)
 		if (r != me && !past(r, G, ready, me))
 			return not_past(r, G, ready, (event){ ready, me });
 	}
+	if (dbg_last >= 0) dbg_missed[dbg_last]++;
+	dbg_last = -1;
 	return 1;
 }
 
@@ -443,6 +450,33 @@ static int all_past(unsigned long long ready, int all)
  * (naps of 10-640 us, no wake-ups: 168 s). */
 #define VR_ORDER_NAP_NS 10000000L
 
+static void unregister(int r)
+{
+	uint64_t bit = 1ull << (me % 64);
+	atomic_fetch_and(&shm->order[r].waiters[me / 64], ~bit);
+	atomic_fetch_and(&shm->hwaiters[me / 64], ~bit);
+}
+
+/* Sleep until r moves or G reaches our need, whichever comes first (G
+ * passing the need passes r too: every bound is at least G).  Returns 0
+ * if either happened since the snapshot (then check again at once). */
+static int registered(int r)
+{
+	uint64_t bit = 1ull << (me % 64);
+	atomic_store(&shm->order[me].need, blk_need);
+	atomic_store(&shm->order[me].hneed, blk_hneed.t);
+	atomic_store(&shm->order[me].hneed_rank, blk_hneed.rank);
+	atomic_fetch_or(&shm->order[r].waiters[me / 64], bit);
+	atomic_fetch_or(&shm->hwaiters[me / 64], bit);
+	if (atomic_load(&shm->order[r].ver) != vers[r] ||
+	    (atomic_load(&shm->hver) != hver_seen && horizon_reached(blk_hneed))) {
+		unregister(r);
+		return 0;
+	}
+	return 1;
+}
+
+
 static void nap(unsigned *iter)
 {
 	(*iter)++;
@@ -452,26 +486,8 @@ static void nap(unsigned *iter)
 		sched_yield();
 		return;
 	}
-	_Atomic uint64_t *word = NULL;
-	uint64_t bit = 1ull << (me % 64);
-	if (blk >= 0 && blk_horizon) {
-		word = &shm->hwaiters[me / 64];
-		atomic_store(&shm->order[me].hneed, blk_hneed.t);
-		atomic_store(&shm->order[me].hneed_rank, blk_hneed.rank);
-		atomic_fetch_or(word, bit);
-		if (atomic_load(&shm->hver) != hver_seen && horizon_reached(blk_hneed)) {
-			atomic_fetch_and(word, ~bit);   /* it rose since the snapshot */
-			return;
-		}
-	} else if (blk >= 0) {
-		word = &shm->order[blk].waiters[me / 64];
-		atomic_store(&shm->order[me].need, blk_need);
-		atomic_fetch_or(word, bit);
-		if (atomic_load(&shm->order[blk].ver) != vers[blk]) {
-			atomic_fetch_and(word, ~bit);   /* it moved since the snapshot */
-			return;
-		}
-	}
+	if (blk >= 0 && !registered(blk_horizon ? blk_rank : blk))
+		return;   /* it moved since the snapshot */
 	struct timespec ts = { 0, blk < 0 ? 5 * VR_ORDER_NAP_NS : VR_ORDER_NAP_NS };
 	/* VR_ASLEEP_SEND: the receiver of a buffered send of ours kicks us
 	 * (vr_kick) when it needs our progress.  Naps cut to 1 ms while
@@ -480,10 +496,13 @@ static void nap(unsigned *iter)
 	 * 4; with the kicks alone it ran the same to the nanosecond. */
 	unsigned long long t0 = real_ns();
 	vr_futex_sleep(VR_ASLEEP | VR_ASLEEP_SEND, wake_seen, &ts);
-	if (real_ns() - t0 >= (unsigned long long)ts.tv_nsec)
+	if (real_ns() - t0 >= (unsigned long long)ts.tv_nsec) {
 		st.timeouts++;
-	if (word)
-		atomic_fetch_and(word, ~bit);
+		dbg_to[blk < 0 ? 2 : blk_horizon ? 0 : 1]++;
+		dbg_last = blk < 0 ? 2 : blk_horizon ? 0 : 1;
+	} else dbg_last = -1;
+	if (blk >= 0)
+		unregister(blk_horizon ? blk_rank : blk);
 }
 
 /* The escape's clock runs only while every rank is inside an MPI call
@@ -663,6 +682,7 @@ int vr_order_pick(int chan, int stag, const int *members, int nmembers, int *src
 	/* the chosen sender's next message comes after this one */
 	if (!*safe)
 		st.unsafe++;
+	else if (dbg_last >= 0) dbg_missed[dbg_last]++, dbg_last = -1;
 	return 1;
 }
 
