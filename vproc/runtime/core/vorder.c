@@ -104,8 +104,6 @@ void vr_order_init(void *segment, int rank, const int *sib, int nsib)
 static struct {
 	unsigned long snapshots, naps, timeouts, picks, unsafe, bookings, booking_naps, wakes;
 } st;
-static unsigned long dbg_to[3], dbg_missed[3];
-static int dbg_last = -1;
 
 static void bump(void)
 {
@@ -332,7 +330,6 @@ static void print_stats(void)
 	const char *e = getenv("HETLAUNCH_VORDER_STATS");
 	if (e == NULL || e[0] != '1')
 		return;
-	fprintf(stderr, "dbg rank %d to_h %lu to_r %lu to_none %lu missed_h %lu missed_r %lu missed_none %lu\n", me, dbg_to[0], dbg_to[1], dbg_to[2], dbg_missed[0], dbg_missed[1], dbg_missed[2]);
 	fprintf(stderr, "hetlaunch-vorder: rank %d snapshots %lu naps %lu timeouts %lu picks %lu "
 	        "unsafe %lu bookings %lu booking_naps %lu wakes %lu\n", me, st.snapshots, st.naps,
 	        st.timeouts, st.picks, st.unsafe, st.bookings, st.booking_naps, st.wakes);
@@ -433,8 +430,6 @@ static int all_past(unsigned long long ready, int all)
 		if (r != me && !past(r, G, ready, me))
 			return not_past(r, G, ready, (event){ ready, me });
 	}
-	if (dbg_last >= 0) dbg_missed[dbg_last]++;
-	dbg_last = -1;
 	return 1;
 }
 
@@ -496,11 +491,8 @@ static void nap(unsigned *iter)
 	 * 4; with the kicks alone it ran the same to the nanosecond. */
 	unsigned long long t0 = real_ns();
 	vr_futex_sleep(VR_ASLEEP | VR_ASLEEP_SEND, wake_seen, &ts);
-	if (real_ns() - t0 >= (unsigned long long)ts.tv_nsec) {
+	if (real_ns() - t0 >= (unsigned long long)ts.tv_nsec)
 		st.timeouts++;
-		dbg_to[blk < 0 ? 2 : blk_horizon ? 0 : 1]++;
-		dbg_last = blk < 0 ? 2 : blk_horizon ? 0 : 1;
-	} else dbg_last = -1;
 	if (blk >= 0)
 		unregister(blk_horizon ? blk_rank : blk);
 }
@@ -682,7 +674,6 @@ int vr_order_pick(int chan, int stag, const int *members, int nmembers, int *src
 	/* the chosen sender's next message comes after this one */
 	if (!*safe)
 		st.unsafe++;
-	else if (dbg_last >= 0) dbg_missed[dbg_last]++, dbg_last = -1;
 	return 1;
 }
 
