@@ -123,7 +123,7 @@ skip_row() {
 	peak=$(sort -n "$tmp/$name.mem" | tail -1)
 	local t; t=$(rtime "$tmp/run-$name")
 	# the ordering's cost, summed over the ranks (HETLAUNCH_VORDER_STATS, vorder.c)
-	local cost; cost=$(awk '/^hetlaunch-vorder:/ { for (i = 5; i < NF; i += 2) s[$i] += $(i + 1) }
+	local cost; cost=$(awk '/^hetlaunch-vorder:/ { for (i = 4; i < NF; i += 2) s[$i] += $(i + 1) }
 		END { printf "naps %d, timeouts %d, snapshots %d", s["naps"], s["timeouts"], s["snapshots"] }' "$tmp/run-$name/log.txt")
 	echo "4. $name: $t s emulated in $w s of wall ($(awk -v t="$t" -v w="$w" 'BEGIN { printf "%.4f", t / w }') emulated s per wall s; $cost)," \
 	     "memory $(awk -v p="$peak" -v b="$base" 'BEGIN { printf "%.2f", (p - b) / 2^30 }') GiB above the $(awk -v b="$base" 'BEGIN { printf "%.2f", b / 2^30 }') GiB before" \
