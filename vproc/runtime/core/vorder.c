@@ -389,14 +389,12 @@ static int take_snapshot(event *G)
 		s->wake = INF;
 		if (s->done || !atomic_load(&o->blocked))
 			continue;   /* running: its clock bounds it (read before: lower) */
-		lock(&o->lock);
-		s->blocked = atomic_load(&o->blocked);
-		if (s->blocked) {
-			s->wake = vproc_wait_wake(o->pat, o->npat, o->pending, o->npending);
-			if (atomic_load(&o->overflow))
-				s->wake = 0;   /* lost entries: it may wake at any time */
-		}
-		unlock(&o->lock);
+		/* its term, kept under its lock with its patterns and pending
+		 * messages (blocked_term): the wake-up, lock-free.  Read before
+		 * the term is written (just blocked), it is the clock: lower,
+		 * so safe; a registration that lowers it bumps the epoch. */
+		s->blocked = 1;
+		s->wake = atomic_load(&shm->term[r]);
 	}
 	*G = vproc_order_horizon(snap, nranks, me);
 	return atomic_load_explicit(epoch, memory_order_seq_cst) == e0 ? 0 : -1;
