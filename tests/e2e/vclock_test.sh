@@ -11,7 +11,10 @@
 #     CPU hog, within 0.5% (bit-identical when nothing escaped the order);
 #   * the same LU under the real-time clock, within 5%;
 #   * bad values of clock: exit 2 at line:col;
-#   * a job whose ranks did not load the runtime fails (exit 1).
+#   * a job whose ranks did not load the runtime fails (exit 1);
+#   * a program that prints no hetlaunch-rank lines gets ranks[] from the
+#     runtime (both clocks, and not emulated; null and why with
+#     --no-preload), and compare draws balance.png from them.
 # Run from the repository root.
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
