@@ -242,7 +242,7 @@ int hl_balance_png(const char *dir, const hl_config *cfg, const hl_run *cyc, con
 {
 	if (cyc->results.nranks == 0 || het->results.nranks == 0) {
 		const hl_run *r = cyc->results.nranks == 0 ? cyc : het;
-		snprintf(msg, len, "no balance.png: no per-rank times (%s)",
+		snprintf(msg, len, "no balance.png: no per-rank times: %s",
 		         r->ranks_missing[0] ? r->ranks_missing : "the program printed none");
 		return 1;
 	}

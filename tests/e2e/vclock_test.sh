@@ -378,6 +378,9 @@ if [ $rc -eq 0 ] && [ "$(head -c 4 "$tmp/cmp-acct/balance.png" 2>/dev/null | tai
 	[ "$(grep -vc '^#' "$tmp/cmp-acct/balance.dat")" = 2 ]; then
 	ok "compare on a silent program: balance.png and balance.dat from the runtime's figures"
 else bad "compare on a silent program: exit $rc: $(grep -i balance "$tmp/acctcmp.err")"; fi
+"$HETLAUNCH" compare "$tmp/acctcmp.yaml" --quiet --no-preload --out "$tmp/cmp-acctnp" >/dev/null 2>"$tmp/acctcmp.err"
+check "compare --no-preload on a silent program: no balance.png, and why" grep -q \
+	"no balance.png: no per-rank times: the program printed no hetlaunch-rank lines and the runtime was not preloaded (--no-preload)" "$tmp/acctcmp.err"
 
 echo "vclock_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]
