@@ -401,6 +401,20 @@ size_t hl_emu_attached(const hl_emu *e)
 	return s ? (size_t)atomic_load(&s->attached) : 0;
 }
 
+size_t hl_emu_rank_times(const hl_emu *e, size_t nranks, hl_rank_time *t)
+{
+	const vr_shm *s = e->shm;
+	size_t got = 0;
+	for (size_t k = 0; s && k < nranks && k < s->nranks; k++) {
+		const vr_rank *r = &s->ranks[k];
+		if (!atomic_load(&r->accounted))
+			continue;
+		t[k] = (hl_rank_time){ k, (double)r->compute_ns * 1e-9, (double)r->wait_ns * 1e-9 };
+		got++;
+	}
+	return got;
+}
+
 void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
                    double *fraction)
 {

@@ -13,6 +13,7 @@
 #include "config.h"
 #include "json.h"
 #include "plan.h"
+#include "testers.h"
 
 /* This computer's speed on one core, Mflop/s: DGEMM of the shape of an
  * LU update (256 x 32 times 32 x 256). */
@@ -61,6 +62,10 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 void hl_emu_overruns(const hl_emu *e, double *fraction, int *flagged);
 /* How many ranks the runtime attached to the segment (at MPI_Init). */
 size_t hl_emu_attached(const hl_emu *e);
+/* Each rank's compute and wait seconds from the runtime's account
+ * (runtime/core/account.c), into t[0..nranks) for the ranks that reached
+ * MPI_Finalize under it; returns how many did. */
+size_t hl_emu_rank_times(const hl_emu *e, size_t nranks, hl_rank_time *t);
 
 /* A one-line summary for the terminal. */
 void hl_emu_print_speeds(const hl_emu *e, const hl_config *cfg);

@@ -218,7 +218,8 @@ static void report_result_extra(jw *w, const hl_result *r)
 }
 
 /* ranks[] = [{rank, machine, compute, wait}]: the program's per-rank lines
- * (hl-driver), null times when it printed none. */
+ * (hl-driver), else the runtime's account; null times when neither, and
+ * ranks_source says which (ranks_missing why none). */
 static void report_ranks(jw *w, const hl_config *cfg, const hl_run *run)
 {
 	jw_key(w, "ranks");
@@ -241,6 +242,14 @@ static void report_ranks(jw *w, const hl_config *cfg, const hl_run *run)
 		jw_end(w);
 	}
 	jw_end(w);
+	jw_key(w, "ranks_source");
+	if (run->ranks_source)
+		jw_str(w, run->ranks_source);
+	else
+		jw_null(w);
+	if (!run->ranks_source && run->ranks_missing[0]) {
+		jw_key(w, "ranks_missing"); jw_str(w, run->ranks_missing);
+	}
 }
 
 void hl_run_report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run)
@@ -1045,6 +1054,39 @@ static char *job_output(job_state *j)
 	return text;
 }
 
+/* The ranks' compute and wait: the program's own hetlaunch-rank lines
+ * first (hl-driver's, unchanged), else the runtime's account through the
+ * segment (vproc/runtime/core/account.c), else none and why. */
+static void job_rank_times(job_state *j)
+{
+	hl_run *run = j->run;
+	size_t n = run->nranks, got = 0;
+	if (run->results.nranks > 0) {
+		run->ranks_source = "program";
+		return;
+	}
+	hl_rank_time *t = j->emu.shm && n ? calloc(n, sizeof *t) : NULL;
+	if (t && (got = hl_emu_rank_times(&j->emu, n, t)) == n) {
+		run->results.ranks = t;
+		run->results.nranks = n;
+		run->ranks_source = "runtime";
+		return;
+	}
+	free(t);
+	const char *none = "the program printed no hetlaunch-rank lines and";
+	if (!j->preload[0])
+		snprintf(run->ranks_missing, sizeof run->ranks_missing,
+		         "%s the runtime was not preloaded (--no-preload)", none);
+	else if (!j->emu.shm)
+		snprintf(run->ranks_missing, sizeof run->ranks_missing, "%s the ranks do not all run on "
+		         "this computer: the runtime has no shared segment to report through", none);
+	else if (n > 0 && t == NULL)
+		snprintf(run->ranks_missing, sizeof run->ranks_missing, "out of memory");
+	else
+		snprintf(run->ranks_missing, sizeof run->ranks_missing, "%s only %zu of %zu ranks "
+		         "reached MPI_Finalize under the runtime", none, got, n);
+}
+
 /* The results in the log: passed, the predicted time, the measured one. */
 static void job_results(job_state *j)
 {
@@ -1056,6 +1098,7 @@ static void job_results(job_state *j)
 	j->row->parse(j->row->id, text ? text : run->job.log, &run->results);
 	if (text != run->job.log)
 		free(text);
+	job_rank_times(j);
 	if (cfg->emulate && cfg->emu.skip_compute)
 		results_unchecked(run);
 	if (cfg->kernel == HL_KERNEL_EXEC) {

@@ -241,7 +241,9 @@ int hl_balance_png(const char *dir, const hl_config *cfg, const hl_run *cyc, con
                    char *msg, size_t len)
 {
 	if (cyc->results.nranks == 0 || het->results.nranks == 0) {
-		snprintf(msg, len, "no balance.png: the program printed no per-rank times");
+		const hl_run *r = cyc->results.nranks == 0 ? cyc : het;
+		snprintf(msg, len, "no balance.png: no per-rank times: %s",
+		         r->ranks_missing[0] ? r->ranks_missing : "the program printed none");
 		return 1;
 	}
 	char path[PATH_MAX + 64], err[512] = "out of memory";

@@ -97,6 +97,7 @@ assert d["passed"] and len(r) == 1 and r[0]["passed"], d["results"]
 assert r[0]["routine"] == want[sys.argv[2]], r[0]
 assert 0 <= r[0]["residual"] < 16 and math.isfinite(r[0]["gflops"]), r[0]
 assert len(d["ranks"]) == d["nprow"] * d["npcol"] == d["nranks"]
+assert d["ranks_source"] == "program", d["ranks_source"]   # its own lines first
 for k in d["ranks"]:
     assert k["compute"] > 0 and k["wait"] >= 0 and k["machine"] in ("fast", "slow"), k
 PY

@@ -7,7 +7,8 @@
 #   * a FAILED residual (hpl: threshold tiny) is a failed run: exit 1, HPL's
 #     words in the message;
 #   * compare on kernel: hpl: the cyclic baseline gets its own grid in its
-#     own hpccinf.txt, a speedup per size;
+#     own hpccinf.txt, a speedup per size, and balance.png from the
+#     runtime's per-rank times (hpcc prints none);
 #   * inputs: for an exec program: compare's two runs each get their own deck.
 # Run from the repository root; HETLAUNCH names the binary.
 set -u
@@ -72,6 +73,13 @@ if [ $rc -eq 0 ] && [ "$sp" = True ] && grep -q "^3 *Qs\$" "$tmp/cmp/cyclic/hpcc
 	grep -q "^4 *Qs\$" "$tmp/cmp/hetero/hpccinf.txt"; then
 	ok "compare hpl: cyclic 1 x 3 and hetero 1 x 4, each in its own hpccinf.txt; speedup $(json "$tmp/cmp/compare.json" 'round(d["speedup"], 2)')"
 else bad "compare hpl: exit $rc, speedup $sp: $(tail -3 "$tmp/err")"; fi
+# hpcc prints no hetlaunch-rank lines: the runtime's figures (its MPI calls
+# under the virtual clock) fill ranks[] and draw the balance picture.
+src=$(for m in cyclic hetero; do json "$tmp/cmp/$m/report.json" 'd["ranks_source"], min(r["compute"] + r["wait"] for r in d["ranks"]) > 0' 2>&1; done | paste -sd' ')
+if [ "$src" = "runtime True runtime True" ] && [ "$(head -c 4 "$tmp/cmp/balance.png" 2>/dev/null | tail -c 3)" = PNG ] &&
+	[ "$(grep -vc '^#' "$tmp/cmp/balance.dat")" = 3 ]; then
+	ok "compare hpl: ranks[] from the runtime, balance.png and balance.dat"
+else bad "compare hpl: ranks_source $src: $(grep -i balance "$tmp/err")"; fi
 
 # --- inputs: for kernel: exec ------------------------------------------------------------
 cat >"$tmp/deck.tmpl" <<'TXT'

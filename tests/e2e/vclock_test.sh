@@ -11,7 +11,10 @@
 #     CPU hog, within 0.5% (bit-identical when nothing escaped the order);
 #   * the same LU under the real-time clock, within 5%;
 #   * bad values of clock: exit 2 at line:col;
-#   * a job whose ranks did not load the runtime fails (exit 1).
+#   * a job whose ranks did not load the runtime fails (exit 1);
+#   * a program that prints no hetlaunch-rank lines gets ranks[] from the
+#     runtime (both clocks, and not emulated; null and why with
+#     --no-preload), and compare draws balance.png from them.
 # Run from the repository root.
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
@@ -321,6 +324,63 @@ if [ $rc -eq 1 ] && grep -q "0 of 9 ranks attached" "$tmp/lunp.err"; then
 else
 	bad "no rank attached to the runtime: exit $rc"; tail -3 "$tmp/lunp.err"
 fi
+
+# --- 4. per-rank times from the runtime (ranks[] of a silent program) --------
+# vclock wildcard prints no hetlaunch-rank line: rank 1 computes a DGEMM of
+# order 400, rank 2 one of order 100 and sleeps 300 ms, rank 0 only waits.
+# The runtime's figures fill ranks[] (ranks_source "runtime"): rank 0's
+# compute near 0 (under the virtual clock with cpu_time: false, 0: only the
+# DGEMMs are charged; else its start-up's CPU time, a few % of its run),
+# rank 1's at least the DGEMM's 2 400^3 / 500 Mflop/s = 0.256 s (less 5%;
+# not emulated: this computer's speed), and every
+# rank's compute + wait (its MPI_Init to MPI_Finalize) at least the
+# program's own time and at most the job's.
+# rank_times RUNDIR: "source r0c r0w r1c r1w r2c r2w elapsed maxprinted"
+rank_times() {
+	python3 - "$1" <<'PY'
+import json, sys, re
+d = json.load(open(sys.argv[1] + "/report.json"))
+t = [x for r in d["ranks"] for x in (r["compute"], r["wait"])]
+p = [float(m) for m in re.findall(r"^vclock mode=\S+ rank=\d+ time=(\S+)", open(sys.argv[1] + "/log.txt").read(), re.M)]
+print(d.get("ranks_source"), *t, d["job"]["elapsed"], max(p) if p else 0)
+PY
+}
+# ranks_ok WHAT RUNDIR FRACTION MIN1: the checks above, rank 0's compute
+# below FRACTION of its run, rank 1's at least MIN1 s
+ranks_ok() {
+	local got; got=$(rank_times "$2" 2>&1)
+	if awk -v s="$got" -v f="$3" -v m="$4" 'BEGIN { n = split(s, v, " "); if (n != 9 || v[1] != "runtime") exit 1
+		for (k = 0; k < 3; k++) { t[k] = v[2 + 2 * k] + v[3 + 2 * k]; if (t[k] < v[9] * 0.99 || t[k] > v[8]) exit 1 }
+		exit !(v[2] <= f * t[0] && v[4] >= m && v[3] >= 0 && v[5] >= 0 && v[7] >= 0) }'; then
+		ok "$1: ranks[] from the runtime (source compute wait ... elapsed printed): $got"
+	else bad "$1: ranks[] from the runtime: $got"; fi
+}
+for clk in "virtual, cpu_time: false" real; do
+	exec_yaml "acct${clk%%,*}" "a:1,b:1,c:1" 3 "{mflops: 500, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: $clk}" wildcard 400
+	if run "acct${clk%%,*}"; then ranks_ok "silent program, clock: $clk" "$tmp/run-acct${clk%%,*}" "$([ "${clk%%,*}" = virtual ] && echo 0.001 || echo 0.1)" 0.243
+	else bad "silent program, clock: $clk: exit $?: $(tail -3 "$tmp/acct${clk%%,*}.err")"; fi
+done
+# Not emulated: the runtime still counts in real time (the segment of the
+# wake-ups); --no-preload: nobody counts, null with the reason.
+exec_yaml acctplain "a:1,b:1,c:1" 3 false wildcard 400
+sed -i 's/cycle_time: 1}/cycle_time: 1, host: localhost}/' "$tmp/acctplain.yaml"
+if run acctplain; then ranks_ok "silent program, not emulated" "$tmp/run-acctplain" 0.1 0
+else bad "silent program, not emulated: exit $?: $(tail -3 "$tmp/acctplain.err")"; fi
+if run_to acctplain acctnp --no-preload; then
+	got=$(json "$tmp/run-acctnp/report.json" 'd["ranks_source"], d["ranks"][0]["compute"], "no-preload" in d["ranks_missing"]' 2>&1)
+	check "--no-preload: ranks[] null, said why ($got)" test "$got" = "None None True"
+else bad "silent program, --no-preload: exit $?: $(tail -3 "$tmp/acctplain.err")"; fi
+# compare on a silent program draws the balance picture from those figures.
+exec_yaml acctcmp "fast:1,slow:2" 3 "{mflops: 500, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: virtual}" ring 1000 4 200
+"$HETLAUNCH" compare "$tmp/acctcmp.yaml" --quiet --out "$tmp/cmp-acct" >/dev/null 2>"$tmp/acctcmp.err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$(head -c 4 "$tmp/cmp-acct/balance.png" 2>/dev/null | tail -c 3)" = PNG ] &&
+	[ "$(grep -vc '^#' "$tmp/cmp-acct/balance.dat")" = 2 ]; then
+	ok "compare on a silent program: balance.png and balance.dat from the runtime's figures"
+else bad "compare on a silent program: exit $rc: $(grep -i balance "$tmp/acctcmp.err")"; fi
+"$HETLAUNCH" compare "$tmp/acctcmp.yaml" --quiet --no-preload --out "$tmp/cmp-acctnp" >/dev/null 2>"$tmp/acctcmp.err"
+check "compare --no-preload on a silent program: no balance.png, and why" grep -q \
+	"no balance.png: no per-rank times: the program printed no hetlaunch-rank lines and the runtime was not preloaded (--no-preload)" "$tmp/acctcmp.err"
 
 echo "vclock_test: $pass passed, $fail failed"
 [ $fail -eq 0 ]

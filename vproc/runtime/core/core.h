@@ -17,6 +17,7 @@
  *   bsend.c    buffered standard sends under the virtual clock
  *   realtime.c the real clocks, for the runtime itself
  *   placement.c the rank's host, said at MPI_Init
+ *   account.c  each rank's compute and wait seconds, for hetlaunch
  */
 #ifndef VR_CORE_H
 #define VR_CORE_H
@@ -181,5 +182,12 @@ void vr_order_moved(unsigned long long vt);   /* vclock.c: our clock moved */
 
 /* placement.c: the rank's host on stderr (HETLAUNCH_PLACEMENT=1) */
 void vr_placement_report(void);
+
+/* account.c (called by emu.c): the rank's time outside and inside the MPI
+ * calls, into its slot of the segment (a vr_rank) at MPI_Finalize. */
+void vr_account_init(void *rank_slot);   /* inside MPI_Init */
+void vr_account_enter(void);             /* after the segment was charged */
+void vr_account_exit(void);
+void vr_account_finalize(void);
 
 #endif

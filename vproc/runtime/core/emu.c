@@ -233,11 +233,13 @@ void vr_emu_init(void)
 	}
 	/* The default timer slack (50 us) would make every deadline late. */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+	vr_account_init(my);   /* after vr_vt_init: it may count virtual time */
 	vr_exit();
 }
 
 void vr_emu_finalize(void)
 {
+	vr_account_finalize();
 	if (shm != NULL)
 		atomic_store(&my->finalized, 1);
 	if (vr_virtual())
@@ -246,6 +248,7 @@ void vr_emu_finalize(void)
 
 void vr_exit(void)
 {
+	vr_account_exit();
 	if (!emulating)
 		return;
 	seg_cpu = now_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -283,11 +286,10 @@ unsigned long vr_calls(void)
 	return ncalls;
 }
 
-void vr_enter(void)
+/* The compute segment that ends: charged to the machine (real clock: slept
+ * off; virtual clock: booked on the rank's clock). */
+static void charge_segment(void)
 {
-	ncalls++;
-	if (!emulating)
-		return;
 	if (vr_virtual())
 		vr_order_computing(0);
 	unsigned long long cpu = now_ns(CLOCK_THREAD_CPUTIME_ID) - seg_cpu;
@@ -322,6 +324,14 @@ void vr_enter(void)
 		 * them and the next sleep pays them. */
 		sleep_until(end);
 	}
+}
+
+void vr_enter(void)
+{
+	ncalls++;
+	if (emulating)
+		charge_segment();
+	vr_account_enter();   /* after the charge: its sleep or booking is compute */
 }
 
 /* network: links: sleep bytes x link[me][peer]; both directions are this

@@ -117,6 +117,11 @@ typedef struct {
 	_Atomic unsigned long long work_ns;     /* its emulated duration */
 	_Atomic int pid;
 	_Atomic int finalized;
+	/* account.c: ns between MPI_Init and MPI_Finalize outside the MPI
+	 * calls and inside them, on the rank's clock (virtual or monotonic);
+	 * written once at MPI_Finalize, then accounted = 1. */
+	unsigned long long compute_ns, wait_ns;
+	_Atomic int accounted;
 } vr_rank;
 #define VR_ASLEEP      1u   /* on its wake word (futex) */
 #define VR_ASLEEP_SEND 2u
