@@ -19,7 +19,7 @@
 #include "vclock.h"
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 10u
+#define VR_SHM_VERSION 11u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 #define VR_MAX_LINKED   64     /* machines of a network: links */
