@@ -248,7 +248,7 @@ static void book_busy(lu_sum *s)
  * each, latency bound: the pivot (a reduction) and the pivot row (kb
  * words) one after the other; or HPL's binary exchange doing both at once
  * (HPL_pdmxswp: 2 kb + 4 words, half the steps; HPL's defaults on 2 x 2
- * and 2 x 4 grids took 0.70-0.90 of the two-step prediction, 0.94-1.05 of
+ * and 2 x 4 grids took 0.70-0.90 of the two-step prediction, 0.93-1.05 of
  * this one at n >= 640: doc/design/hpl-model.md). */
 static double pivots(const vproc_lu_platform *pl, size_t kb, size_t P)
 {
