@@ -29,6 +29,7 @@
 #include "json.h"
 #include "layout.h"
 #include "measured.h"
+#include "memory.h"
 #include "plan.h"
 #include "cli.h"
 #include "run.h"
@@ -60,7 +61,10 @@ static cal_shape choose_shape(const hl_config *cfg, size_t nprocs)
 {
 	cal_shape c = { CAL_N, CAL_N, CAL_REPS, "" };
 	hl_kernel k = cfg->kernel;
-	if (k != HL_KERNEL_LU && k != HL_KERNEL_QR && k != HL_KERNEL_CHOL && k != HL_KERNEL_MM) {
+	/* HPL's update is LU's (HPL_pdupdate: a DGEMM of the local trailing
+	 * matrix by nb columns) */
+	if (k != HL_KERNEL_LU && k != HL_KERNEL_QR && k != HL_KERNEL_CHOL && k != HL_KERNEL_MM &&
+	    k != HL_KERNEL_HPL) {
 		snprintf(c.why, sizeof c.why, "000 s5.1's order %d (kernel %s has no block update)",
 		         CAL_N, hl_kernel_name(k));
 		return c;
@@ -306,6 +310,19 @@ static int measure(const hl_config *cfg, const hl_config *job, const hl_plan *pl
 	return rc;
 }
 
+/* n: auto: the n that plan and run choose (the user's plan, dropped), so
+ * that the probe measures the update at that order; exit 2 if none fits. */
+static int resolve_n(hl_config *cfg, diag *d)
+{
+	hl_plan plan;
+	if (!cfg->n_auto)
+		return 0;
+	if (hl_plan_build_n(cfg, d, &plan) < 0)
+		return -1;
+	hl_plan_free(&plan);
+	return 0;
+}
+
 /* The loaded configuration's probe job, planned and measured; the exit
  * status.  probe: [PATH_MAX]. */
 static int calibrate_config(const hl_config *cfg, diag *d, char *probe, const cal_args *a)
@@ -399,8 +416,11 @@ int hl_cmd_calibrate(int argc, char **argv)
 	diag d;
 	diag_init(&d, a.file);
 	hl_config cfg;
-	if (hl_config_load(a.file, &d, &cfg) < 0) {
+	int loaded = hl_config_load(a.file, &d, &cfg) == 0;
+	if (!loaded || resolve_n(&cfg, &d) < 0) {
 		diag_print(&d, stderr);
+		if (loaded)
+			hl_config_free(&cfg);
 		diag_free(&d);
 		return 2;
 	}

@@ -281,7 +281,7 @@ static int cmd_hostfile(int argc, char **argv)
 	diag_init(&d, file);
 	hl_config cfg;
 	hl_plan plan;
-	if (hl_config_load(file, &d, &cfg) < 0 || hl_plan_build(&cfg, &d, &plan) < 0) {
+	if (hl_config_load(file, &d, &cfg) < 0 || hl_plan_build_n(&cfg, &d, &plan) < 0) {
 		diag_print(&d, stderr);
 		rc = EXIT_USAGE;
 	} else {

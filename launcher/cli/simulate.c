@@ -20,6 +20,7 @@
 #include "diag.h"
 #include "json.h"
 #include "layout.h"
+#include "memory.h"
 #include "plan.h"
 #include "cli.h"
 #include "run.h"
@@ -76,6 +77,19 @@ static int check_cost(const hl_config *cfg, diag *d)
 	return -1;
 }
 
+/* The plan, at the n it plans for: under n: auto (kernel: hpl) the cost is
+ * known once the plan has chosen n. */
+static int build_plan(hl_config *cfg, diag *d, hl_plan *plan)
+{
+	if (check_cost(cfg, d) < 0 || hl_plan_build_n(cfg, d, plan) < 0)
+		return -1;
+	if (cfg->n_auto && check_cost(cfg, d) < 0) {
+		hl_plan_free(plan);
+		return -1;
+	}
+	return 0;
+}
+
 static const char *const NAMES[VPROC_TG_NSCHED] = { "static", "optimized", "dynamic" };
 
 static void print_json(const hl_config *cfg, const hl_plan *plan, const sim_result *r)
@@ -118,6 +132,8 @@ static void print_text(const hl_config *cfg, const hl_plan *plan, const sim_resu
 	       "simulated (002 s4); times in cycle_time x block updates, a block sent in %.4g\n",
 	       cfg->name, cfg->kernel == HL_KERNEL_QR ? "QR" : "LU", plan->M, cfg->n, cfg->nb,
 	       plan->B, r->beta_block);
+	if (cfg->n_auto)
+		printf("%s\n", cfg->n_auto_why);
 	printf("  %-28s %14s %14s %14s %9s\n", "schedule", "makespan", "levels", "load", "messages");
 	for (int v = 0; v < VPROC_TG_NSCHED; v++)
 		printf("  %-28s %14.6g %14.6g %14.6g %9zu\n", LABEL[v], r->tm[v].makespan / r->unit,
@@ -132,7 +148,7 @@ static const char simulate_help[] =
 	"usage: hetlaunch simulate FILE [--json]\n"
 	"The LU (or QR) task graph of M = ceil(n / nb) column blocks under the static,\n"
 	"optimized and dynamic schedules of paper 002 s4, the best static slice and a\n"
-	"lower bound (layout 1d, kernel lu or qr; at most 2^25 task passes).\n"
+	"lower bound (layout 1d, kernel lu, qr or hpl; at most 2^25 task passes).\n"
 	"Nothing runs.\n";
 
 int hl_cmd_simulate(int argc, char **argv)
@@ -165,11 +181,13 @@ int hl_cmd_simulate(int argc, char **argv)
 		diag_free(&d);
 		return 2;
 	}
+	/* HPL is LU by column blocks: its task graph is LU's */
 	if (strcmp(hl_layout_name(cfg.layout), "1d") != 0 ||
-	    (cfg.kernel != HL_KERNEL_LU && cfg.kernel != HL_KERNEL_QR)) {
-		fprintf(stderr, "hetlaunch: simulate: %s: layout 1d with kernel lu or qr only "
+	    (cfg.kernel != HL_KERNEL_LU && cfg.kernel != HL_KERNEL_QR &&
+	     cfg.kernel != HL_KERNEL_HPL)) {
+		fprintf(stderr, "hetlaunch: simulate: %s: layout 1d with kernel lu, qr or hpl only "
 		        "(002 s4 schedules column blocks)\n", file);
-	} else if (check_cost(&cfg, &d) < 0 || hl_plan_build(&cfg, &d, &plan) < 0) {
+	} else if (build_plan(&cfg, &d, &plan) < 0) {
 		diag_print(&d, stderr);
 	} else {
 		sim_result r;

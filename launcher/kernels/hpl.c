@@ -241,7 +241,10 @@ static int hpl_line(const char *s, hl_results *out, size_t *cap, section *sec)
 		hl_result *last = &out->results[out->nresults - 1];
 		last->residual = res;
 		strcpy(last->check, check);
-		return strcmp(check, "FAILED") == 0 ? keep_error(out, s) : 0;
+		if (strcmp(check, "FAILED") != 0 || out->error)
+			return 0;
+		out->error_is_check = 1;
+		return keep_error(out, s);
 	}
 	if (strcmp(s, "End of Tests.") == 0)
 		out->finished = 1;

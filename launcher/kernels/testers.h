@@ -90,6 +90,8 @@ typedef struct hl_results {
 	int finished;        /* the tester printed its end marker */
 	char *error;         /* the first error line it printed (memory, bad
 	                      * input, INFO != 0, Fortran/MPI abort), or NULL */
+	int error_is_check;  /* 1: error is a residual check's FAILED line, which
+	                      * means nothing when the BLAS did not run */
 	int passed;          /* see hl_tester_parse */
 	hl_rank_time *ranks; /* by rank, from hetlaunch-rank lines; NULL if none */
 	size_t nranks;

@@ -15,8 +15,9 @@ static vproc_status (*seconds_model(hl_kernel k))(const vproc_lu_platform *, vpr
 {
 	switch (k) {
 	case HL_KERNEL_LU: return vproc_lu_time;
-	/* HPL is right-looking LU on the same block-cyclic grid; its
-	 * look-ahead and broadcast variants are not modelled (hpl.h) */
+	/* HPL is right-looking LU on the same block-cyclic grid, its pivots
+	 * in one exchange (model_sum); its look-ahead, broadcast and swap
+	 * variants are not modelled (doc/design/hpl-model.md) */
 	case HL_KERNEL_HPL: return vproc_lu_time;
 	case HL_KERNEL_MM: return vproc_mm_time;
 	case HL_KERNEL_QR: return vproc_qr_time;
@@ -91,7 +92,8 @@ static double model_sum(const hl_config *cfg, hl_speeds how, const hl_ranks *r, 
 	int bus = how == HL_SPEEDS_EMULATED && cfg->emu.bus;
 	vproc_lu_platform pl = { 0, cfg->nb, r->nprow, r->npcol, r->machine, p, mf, lat, bw,
 	                         bus, bus ? cfg->emu.latency_us * 1e-6 : 0.0,
-	                         bus ? cfg->emu.bandwidth_mbps * 1e6 / 8.0 : 0.0 };
+	                         bus ? cfg->emu.bandwidth_mbps * 1e6 / 8.0 : 0.0,
+	                         cfg->kernel == HL_KERNEL_HPL };   /* HPL_pdmxswp */
 	double total = 0.0;
 	for (size_t k = 0; k < cfg->nsizes; k++) {
 		vproc_lu_seconds s;

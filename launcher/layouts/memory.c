@@ -244,7 +244,8 @@ static int choose_n(hl_plan *plan, diag *d)
 			hi = mid, tight = t;
 	}
 	if (lo == 0) {
-		diag_error(d, 0, 0, "n: auto: not even n = nb = %zu fits %g of the memory of %s",
+		diag_error(d, cfg->n_loc.line, cfg->n_loc.col,
+		           "n: auto: not even n = nb = %zu fits %g of the memory of %s",
 		           nb, cfg->memory_fraction, tight ? tight : "the machines");
 		return -1;
 	}
@@ -255,7 +256,7 @@ static int choose_n(hl_plan *plan, diag *d)
 	return 0;
 }
 
-int hl_plan_build_checked(const hl_config *cfg, diag *d, hl_plan *plan)
+int hl_plan_build_n(const hl_config *cfg, diag *d, hl_plan *plan)
 {
 	if (hl_plan_build(cfg, d, plan) < 0)
 		return -1;
@@ -270,6 +271,13 @@ int hl_plan_build_checked(const hl_config *cfg, diag *d, hl_plan *plan)
 		if (rc < 0 || hl_plan_build(cfg, d, plan) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+int hl_plan_build_checked(const hl_config *cfg, diag *d, hl_plan *plan)
+{
+	if (hl_plan_build_n(cfg, d, plan) < 0)
+		return -1;
 	if (hl_memory_check(plan, d) < 0) {
 		hl_plan_free(plan);
 		return -1;

@@ -34,7 +34,12 @@ int hl_memory_check(const hl_plan *plan, diag *d);
 void hl_memory_print_text(const hl_plan *plan, FILE *out);
 void hl_memory_json(const hl_plan *plan, jw *w);
 
-/* hl_plan_build, then hl_memory_check: what plan, run and compare call
+/* hl_plan_build at the n it plans for: under n: auto, the plan again at
+ * the n chosen until it stays (cfg->n is set: the caller's own config).
+ * What hostfile and simulate call (on failure d says why: exit 2). */
+int hl_plan_build_n(const hl_config *cfg, diag *d, hl_plan *plan);
+
+/* hl_plan_build_n, then hl_memory_check: what plan, run and compare call
  * (on failure the plan is freed and d says why: exit 2). */
 int hl_plan_build_checked(const hl_config *cfg, diag *d, hl_plan *plan);
 

@@ -148,6 +148,13 @@ rm -rf "$tmp/run-auto"
 "$HETLAUNCH" run tests/cli/good/hpl-auto.yaml --dry-run --out "$tmp/run-auto" >/dev/null 2>&1
 if grep -q "^15360 *Ns\$" "$tmp/run-auto/hpccinf.txt" 2>/dev/null; then ok
 else bad "hpl-auto: hpccinf.txt's Ns: $(grep Ns "$tmp/run-auto/hpccinf.txt" 2>&1)"; fi
+# ... and hostfile and simulate plan at that n too (they planned at n = nb)
+"$HETLAUNCH" hostfile tests/cli/good/hpl-auto.yaml >"$tmp/out" 2>"$tmp/err"
+if cmp -s "$tmp/out" "$tmp/run-auto/hosts.mpich"; then ok
+else bad "hpl-auto: hostfile is not the dry run's hosts.mpich: $(cat "$tmp/out" "$tmp/err")"; fi
+"$HETLAUNCH" simulate tests/cli/good/hpl-auto.yaml --json >"$tmp/out" 2>"$tmp/err"
+if [ "$(json "$tmp/out" 'd["kernel"], d["n"], d["M"], d["B"]' 2>/dev/null)" = "hpl 15360 240 4" ]; then ok
+else bad "hpl-auto: simulate: $(cat "$tmp/out" "$tmp/err")"; fi
 
 # --- usage ---------------------------------------------------------------------
 expect_rc() {  # expect_rc WANT DESCRIPTION ARGS...

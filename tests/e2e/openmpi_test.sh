@@ -9,7 +9,8 @@
 #     hetlaunch, 1d and 2d, emulated, placement verified; hl-driver's qr,
 #     chol and mm 2d; stock mm (dpb3tim) 2d emulated;
 #   * real hosts (localhost): the rankfile, its command, PASSED, verified;
-#   * calibrate with the Open MPI probe; MPI_Abort and a dead rank named;
+#   * calibrate with the Open MPI probe (and on kernel: hpl, n: auto, at the
+#     plan's n); MPI_Abort and a dead rank named;
 #   * Ctrl-C exits 1, says so, and leaves no process and no shared memory.
 # Run from the repository root; HETLAUNCH names the binary.
 set -u
@@ -291,6 +292,26 @@ if [ "$flagged" = True ]; then
 	echo "NOTE: calibrate (Open MPI): 3 runs flagged for overruns (this computer could not keep up); ratios $ratios not asserted"
 elif [ $cal -eq 0 ]; then ok "calibrate (Open MPI): ratios $ratios, configured 1 1.43 3.53, within 2%"
 else bad "calibrate (Open MPI): ratios $ratios, configured 1 1.43 3.53: not within 2%"; fi
+
+# kernel: hpl with n: auto: the probe times HPL's update (LU's) at the n the
+# plan chooses, and its own plan records that n (they were order 500 and n = nb)
+cat >"$tmp/cal-auto.yaml" <<YAML
+name: cal-auto
+machines:
+  - {name: fast, cycle_time: 1, memory_gb: 0.05}
+  - {name: slow, cycle_time: 2, count: 2, memory_gb: 0.05}
+kernel: hpl
+n: auto
+nb: 40
+emulate: {mflops: 1000, cycle_time: 1}
+YAML
+n=$("$HETLAUNCH" plan --json "$tmp/cal-auto.yaml" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["n"])')
+"$HETLAUNCH" calibrate "$tmp/cal-auto.yaml" --json --quiet --out "$tmp/run-cal-auto" >"$tmp/cal.json" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ] && [ "$n" -gt 40 ] && grep -q "hpl's trailing update at n = $n, nb = 40" "$tmp/cal.json" &&
+	[ "$(json "$tmp/run-cal-auto/plan.json" 'd["n"]')" = "$n" ]; then
+	ok "calibrate, kernel: hpl, n: auto: HPL's update at the plan's n = $n"
+else bad "calibrate on n: auto: exit $rc, plan's n $n: $(grep -o '"dgemm_why": "[^"]*"' "$tmp/cal.json") $(tail -2 "$tmp/err")"; fi
 
 # --- failures: a rank that calls MPI_Abort, a rank that dies ------------------------------------
 # One rank aborts: when every rank calls MPI_Abort at once, Open MPI 4.1.4's

@@ -7,6 +7,8 @@
 #     their results say residual null, check NOCHECK, and both runs keep
 #     virtual-time order (emulation.out_of_order 0);
 #   * the stock xdlu runs under skip, its check reported NOCHECK;
+#   * stock HPL (hpcc) runs under skip: NOCHECK, and HPL's FAILED residual
+#     is not reported as the tester's error;
 #   * a matrix of NaN (hl-driver --nan under skip) ends normally, each kernel;
 #   * the matrices are folded: report.json's emulation.folded_bytes, the
 #     times unchanged.
@@ -109,6 +111,23 @@ if run fold && HETLAUNCH_FOLD_MIN=0 "$HETLAUNCH" run "$tmp/fold.yaml" --quiet --
 	fi
 else
 	bad "LU n=1600 folded: exit"; tail -3 "$tmp/fold.err" "$tmp/nofold.err"
+fi
+
+# --- 5. stock HPL (Debian's hpcc, Open MPI) -----------------------------------
+# HPL's residual check then reads a matrix that was never factorised and says
+# FAILED: the report carries NOCHECK, residual null, and no error of it.
+if [ -x /usr/bin/hpcc ]; then
+	lhpc hpl hpl 320 skip   # one rank a machine: hpcc's other benchmarks are slow emulated
+	sed -i 's/^B: 9$/B: 3/' "$tmp/hpl.yaml"
+	if run hpl; then
+		got=$(res hpl "d['results'][0]['check'], d['results'][0]['residual'], d['passed'], 'error' in d.get('tester', {})")
+		check "hpl under compute: skip: NOCHECK, residual null, passed, no FAILED error ($got)" \
+			[ "$got" = "NOCHECK None True False" ]
+	else
+		bad "hpl under compute: skip: exit"; tail -3 "$tmp/hpl.err"
+	fi
+else
+	echo "SKIP: no /usr/bin/hpcc: hpl under compute: skip"
 fi
 
 echo "skip_test: $pass passed, $fail failed"

@@ -150,6 +150,7 @@ static void test_parse_failed(void **state)
 	assert_int_equal(r.nfailed, 2);
 	assert_non_null(r.error);
 	assert_non_null(strstr(r.error, "FAILED"));
+	assert_int_equal(r.error_is_check, 1);   /* dropped under compute: skip (run.c) */
 	hl_results_free(&r);
 }
 
@@ -162,6 +163,7 @@ static void test_parse_error_and_truncated(void **state)
 	assert_int_equal(r.nresults, 0);
 	assert_non_null(r.error);
 	assert_non_null(strstr(r.error, "HPL ERROR"));
+	assert_int_equal(r.error_is_check, 0);
 	hl_results_free(&r);
 	parse("hpcc-truncated-edited.txt", &r);
 	assert_false(r.passed);

@@ -19,7 +19,7 @@ static void one_process_by_hand(void **state)
 	(void)state;
 	size_t mach[1] = { 0 };
 	double mf[1] = { 1.0 };
-	vproc_lu_platform pl = { 2, 1, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0 };
+	vproc_lu_platform pl = { 2, 1, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_lu_time(&pl, &s), VPROC_OK);
 	assert_true(fabs(s.compute - 6e-6) < 1e-15);
@@ -40,7 +40,7 @@ static void latency_of_the_row_broadcasts(void **state)
 	(void)state;
 	size_t mach[2] = { 0, 1 };
 	double mf[2] = { 1.0, 1.0 }, lat[2] = { 1e-3, 1e-3 };
-	vproc_lu_platform pl = { 4, 1, 1, 2, mach, 2, mf, lat, NULL, 0, 0, 0 };
+	vproc_lu_platform pl = { 4, 1, 1, 2, mach, 2, mf, lat, NULL, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_lu_time(&pl, &s), VPROC_OK);
 	assert_true(fabs(s.network - 4e-3) < 1e-12);
@@ -57,8 +57,8 @@ static void siblings_add_up(void **state)
 	(void)state;
 	size_t one[1] = { 0 }, two[2] = { 0, 0 };
 	double mf[1] = { 100.0 };
-	vproc_lu_platform a = { 256, 16, 1, 1, one, 1, mf, NULL, NULL, 0, 0, 0 };
-	vproc_lu_platform b = { 256, 16, 1, 2, two, 1, mf, NULL, NULL, 0, 0, 0 };
+	vproc_lu_platform a = { 256, 16, 1, 1, one, 1, mf, NULL, NULL, 0, 0, 0, 0 };
+	vproc_lu_platform b = { 256, 16, 1, 2, two, 1, mf, NULL, NULL, 0, 0, 0, 0 };
 	vproc_lu_seconds sa, sb;
 	assert_int_equal(vproc_lu_time(&a, &sa), VPROC_OK);
 	assert_int_equal(vproc_lu_time(&b, &sb), VPROC_OK);
@@ -71,7 +71,7 @@ static void bus_against_switch(void **state)
 	(void)state;
 	size_t mach[3] = { 0, 1, 2 };
 	double mf[3] = { 1e3, 1e3, 1e3 }, bw[3] = { 1e6, 1e6, 1e6 };
-	vproc_lu_platform pl = { 96, 32, 1, 3, mach, 3, mf, NULL, bw, 0, 0, 0 };
+	vproc_lu_platform pl = { 96, 32, 1, 3, mach, 3, mf, NULL, bw, 0, 0, 0, 0 };
 	vproc_lu_seconds sw, bus;
 	assert_int_equal(vproc_lu_time(&pl, &sw), VPROC_OK);
 	pl.bus = 1;
@@ -95,9 +95,9 @@ static void two_d_has_column_traffic(void **state)
 	size_t rows[4] = { 0, 1, 0, 1 }, cols[4] = { 0, 0, 1, 1 };
 	double mf[2] = { 1e3, 1e3 }, lat[2] = { 1e-4, 1e-4 }, bw[2] = { 1e7, 1e7 };
 	/* machines by process column: the columns never cross machines */
-	vproc_lu_platform a = { 256, 32, 2, 2, rows, 2, mf, lat, bw, 0, 0, 0 };
+	vproc_lu_platform a = { 256, 32, 2, 2, rows, 2, mf, lat, bw, 0, 0, 0, 0 };
 	/* machines by process row: pivots, swaps and U cross machines */
-	vproc_lu_platform b = { 256, 32, 2, 2, cols, 2, mf, lat, bw, 0, 0, 0 };
+	vproc_lu_platform b = { 256, 32, 2, 2, cols, 2, mf, lat, bw, 0, 0, 0, 0 };
 	vproc_lu_seconds sa, sb;
 	assert_int_equal(vproc_lu_time(&a, &sa), VPROC_OK);
 	assert_int_equal(vproc_lu_time(&b, &sb), VPROC_OK);
@@ -125,12 +125,36 @@ static void column_broadcast_crosses_once_per_machine(void **state)
 	(void)state;
 	size_t two[4] = { 0, 1, 0, 1 }, four[4] = { 0, 1, 2, 3 };
 	double mf[4] = { 1e3, 1e3, 1e3, 1e3 };
-	vproc_lu_platform a = { 256, 32, 4, 1, two, 2, mf, NULL, NULL, 1, 1e-4, 1e7 };
-	vproc_lu_platform b = { 256, 32, 4, 1, four, 4, mf, NULL, NULL, 1, 1e-4, 1e7 };
+	vproc_lu_platform a = { 256, 32, 4, 1, two, 2, mf, NULL, NULL, 1, 1e-4, 1e7, 0 };
+	vproc_lu_platform b = { 256, 32, 4, 1, four, 4, mf, NULL, NULL, 1, 1e-4, 1e7, 0 };
 	vproc_lu_seconds sa, sb;
 	assert_int_equal(vproc_lu_time(&a, &sa), VPROC_OK);
 	assert_int_equal(vproc_lu_time(&b, &sb), VPROC_OK);
 	assert_true(fabs(sb.network - sa.network - 2.0 * 8.0 * 32.0 * 896.0 / 1e7) < 1e-12);
+}
+
+/* HPL finds, swaps and broadcasts each column's pivot row in one binary
+ * exchange (HPL_pdmxswp), ScaLAPACK in a reduction and then a row
+ * exchange: on a 2 x 1 grid over two machines (log2 P = 1 step), latency
+ * L, infinite bandwidth, n = 4, b = 1, the four panels' one column each
+ * cost 2 L under ScaLAPACK and L under HPL; nothing else changes. */
+static void hpl_pivots_in_one_exchange(void **state)
+{
+	(void)state;
+	size_t mach[2] = { 0, 1 };
+	double mf[2] = { 1.0, 1.0 }, lat[2] = { 1e-3, 1e-3 };
+	vproc_lu_platform pl = { 4, 1, 2, 1, mach, 2, mf, lat, NULL, 0, 0, 0, 0 };
+	vproc_lu_seconds lu, hpl;
+	assert_int_equal(vproc_lu_time(&pl, &lu), VPROC_OK);
+	pl.combined_pivot = 1;
+	assert_int_equal(vproc_lu_time(&pl, &hpl), VPROC_OK);
+	assert_true(fabs(lu.network - hpl.network - 4e-3) < 1e-12);
+	assert_true(lu.compute == hpl.compute);
+	/* both process rows on one machine: nothing crosses */
+	size_t one[2] = { 0, 0 };
+	pl.machine = one;
+	assert_int_equal(vproc_lu_time(&pl, &hpl), VPROC_OK);
+	assert_true(hpl.network == 0.0);
 }
 
 /* The closed form against a walk over every index. */
@@ -159,6 +183,7 @@ int main(void)
 		cmocka_unit_test(bus_against_switch),
 		cmocka_unit_test(two_d_has_column_traffic),
 		cmocka_unit_test(column_broadcast_crosses_once_per_machine),
+		cmocka_unit_test(hpl_pivots_in_one_exchange),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

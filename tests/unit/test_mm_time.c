@@ -21,7 +21,7 @@ static void one_process(void **state)
 	(void)state;
 	size_t mach[1] = { 0 };
 	double mf[1] = { 1.0 };
-	vproc_lu_platform pl = { 64, 32, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0 };
+	vproc_lu_platform pl = { 64, 32, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_mm_time(&pl, &s), VPROC_OK);
 	NEAR(s.total, 2.0 * 64 * 64 * 64 * 1e-6);
@@ -40,7 +40,7 @@ static void ring_on_a_switch(void **state)
 	(void)state;
 	size_t mach[2] = { 0, 1 };
 	double mf[2] = { 1.0, 1.0 }, lat[2] = { 1e-3, 1e-3 }, bw[2] = { 1e6, 1e6 };
-	vproc_lu_platform pl = { 64, 32, 1, 2, mach, 2, mf, lat, bw, 0, 0, 0 };
+	vproc_lu_platform pl = { 64, 32, 1, 2, mach, 2, mf, lat, bw, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_mm_time(&pl, &s), VPROC_OK);
 	double w = 8.0 * 64 * 32 / 1e6, u = 2.0 * 64 * 32 * 32 * 1e-6;
@@ -55,7 +55,7 @@ static void siblings_share_the_processor(void **state)
 	(void)state;
 	size_t mach[2] = { 0, 0 };
 	double mf[1] = { 1.0 };
-	vproc_lu_platform pl = { 64, 32, 1, 2, mach, 1, mf, NULL, NULL, 1, 1e-3, 1e6 };
+	vproc_lu_platform pl = { 64, 32, 1, 2, mach, 1, mf, NULL, NULL, 1, 1e-3, 1e6, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_mm_time(&pl, &s), VPROC_OK);
 	double u = 2.0 * 64 * 32 * 32 * 1e-6;
@@ -78,7 +78,7 @@ static void contention_on_a_bus(void **state)
 	(void)state;
 	size_t mach[4] = { 0, 1, 2, 3 };
 	double mf[4] = { 1.0, 1.0, 1.0, 1.0 };
-	vproc_lu_platform pl = { 64, 32, 2, 2, mach, 4, mf, NULL, NULL, 1, 1e-3, 1e6 };
+	vproc_lu_platform pl = { 64, 32, 2, 2, mach, 4, mf, NULL, NULL, 1, 1e-3, 1e6, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_mm_time(&pl, &s), VPROC_OK);
 	double w = 8.0 * 32 * 32 / 1e6, u = 2.0 * 32 * 32 * 32 * 1e-6;
@@ -99,7 +99,7 @@ static void compute_bound_grid(void **state)
 		lat[i] = 1e-6;
 		bw[i] = 1e12;
 	}
-	vproc_lu_platform pl = { 960, 32, 3, 3, mach, 9, mf, lat, bw, 0, 0, 0 };
+	vproc_lu_platform pl = { 960, 32, 3, 3, mach, 9, mf, lat, bw, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_mm_time(&pl, &s), VPROC_OK);
 	NEAR(s.compute, 2.0 * 320 * 320 * 960 / 50e6);
@@ -111,7 +111,7 @@ static void refuses_bad_platforms(void **state)
 	(void)state;
 	size_t mach[1] = { 0 };
 	double mf[1] = { 0.0 };
-	vproc_lu_platform pl = { 64, 32, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0 };
+	vproc_lu_platform pl = { 64, 32, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_mm_time(&pl, &s), VPROC_EINVAL);
 	mf[0] = 1.0;

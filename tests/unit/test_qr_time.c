@@ -24,7 +24,7 @@ static void one_process(void **state)
 	(void)state;
 	size_t mach[1] = { 0 };
 	double mf[1] = { 1.0 };
-	vproc_lu_platform pl = { 2, 1, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0 };
+	vproc_lu_platform pl = { 2, 1, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_qr_time(&pl, &s), VPROC_OK);
 	NEAR(s.total, 11e-6);
@@ -48,7 +48,7 @@ static void reductions_down_a_column(void **state)
 	(void)state;
 	size_t mach[2] = { 0, 1 };
 	double mf[2] = { 1.0, 1.0 }, lat[2] = { 1e-3, 1e-3 };
-	vproc_lu_platform pl = { 2, 1, 2, 1, mach, 2, mf, lat, NULL, 0, 0, 0 };
+	vproc_lu_platform pl = { 2, 1, 2, 1, mach, 2, mf, lat, NULL, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_qr_time(&pl, &s), VPROC_OK);
 	NEAR(s.total, 5e-3 + 6e-6);
@@ -71,7 +71,7 @@ static void panels_along_the_row(void **state)
 	(void)state;
 	size_t three[3] = { 0, 1, 2 }, one[3] = { 0, 0, 0 };
 	double mf[3] = { 100.0, 100.0, 100.0 };
-	vproc_lu_platform fast = { 320, 32, 1, 3, three, 3, mf, NULL, NULL, 1, 1e-4, 1e9 };
+	vproc_lu_platform fast = { 320, 32, 1, 3, three, 3, mf, NULL, NULL, 1, 1e-4, 1e9, 0 };
 	vproc_lu_platform slow = fast, alone = fast;
 	slow.bus_bytes_per_s = 1e6;
 	alone.machine = one;
@@ -90,7 +90,7 @@ static void refuses_bad_platforms(void **state)
 	(void)state;
 	size_t mach[1] = { 1 };
 	double mf[1] = { 1.0 };
-	vproc_lu_platform pl = { 64, 32, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0 };
+	vproc_lu_platform pl = { 64, 32, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_qr_time(&pl, &s), VPROC_EINVAL);
 	mach[0] = 0;

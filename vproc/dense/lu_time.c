@@ -244,6 +244,20 @@ static void book_busy(lu_sum *s)
 		s->busy[m] += s->ph.work[m] / (pl->mflops[m] * 1e6);
 }
 
+/* The panel's pivots down its process column, per column, log2 P steps
+ * each, latency bound: the pivot (a reduction) and the pivot row (kb
+ * words) one after the other; or HPL's binary exchange doing both at once
+ * (HPL_pdmxswp: 2 kb + 4 words, half the steps; HPL's defaults on 2 x 2
+ * and 2 x 4 grids took 0.70-0.90 of the two-step prediction, 0.93-1.05 of
+ * this one at n >= 640: doc/design/hpl-model.md). */
+static double pivots(const vproc_lu_platform *pl, size_t kb, size_t P)
+{
+	double steps = ceil(log2((double)P));
+	if (pl->combined_pivot)
+		return (double)kb * steps * slowest_link(pl, 8.0 * (2.0 * (double)kb + 4.0));
+	return (double)kb * 2.0 * steps * slowest_link(pl, 8.0 * (double)kb);
+}
+
 /* The panel, (n - lo) x kb on process column qk: its flops, and its
  * pivots down the column, on the critical path. */
 static void panel_factor(lu_sum *s, size_t lo, size_t kb, size_t qk)
@@ -257,10 +271,7 @@ static void panel_factor(lu_sum *s, size_t lo, size_t kb, size_t qk)
 	}
 	s->comp += phase_compute(&s->ph);
 	if (P > 1 && spans_machines(pl, qk, 1))
-		/* per column: the pivot (a reduction) and the pivot row (kb
-		 * words), log2 P steps each, down the column: latency bound */
-		s->net += (double)kb * 2.0 * ceil(log2((double)P)) *
-		          slowest_link(pl, 8.0 * (double)kb);
+		s->net += pivots(pl, kb, P);
 }
 
 /* A broadcast in each process row (down_cols 0: the panel, a ring from

@@ -36,6 +36,11 @@ typedef struct {
 	const double *bytes_per_s; /* [nmachines] of each port (NULL or <= 0: infinite) */
 	int bus;                 /* one shared medium of bus_latency_s, bus_bytes_per_s */
 	double bus_latency_s, bus_bytes_per_s;
+	/* 1: HPL's pivoting (HPL_pdmxswp), the search, swap and broadcast of
+	 * each column's pivot row in one binary exchange of 2 b + 4 words,
+	 * log2 P steps; 0: ScaLAPACK's, a reduction and then a pivot-row
+	 * exchange of b words, log2 P steps each (lu_time.c) */
+	int combined_pivot;
 } vproc_lu_platform;
 
 typedef struct {
