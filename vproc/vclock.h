@@ -122,8 +122,8 @@ int vproc_pattern_matches(const vproc_pattern *q, const vproc_pending *p);
 /*
  * vproc_wait_wake -- when a blocked rank's wait can end, from the messages
  * pending for it.  Every receive the wait names needs its message (the
- * runtime publishes patterns only for MPI_Wait, Waitall, Sendrecv, Recv
- * and the collectives' receives, never for an any-of wait), so: the latest
+ * runtime publishes these patterns for MPI_Wait, Waitall, Sendrecv, Recv
+ * and the collectives' receives; an any-of wait has its own, below), so: the latest
  * over the patterns of each one's earliest matching arrival; VPROC_NEVER
  * while a pattern has none, or with no pattern.  A message matching two
  * patterns counts for both: the result may come out early, never late (a
@@ -134,6 +134,15 @@ int vproc_pattern_matches(const vproc_pattern *q, const vproc_pending *p);
  */
 unsigned long long vproc_wait_wake(const vproc_pattern *pat, uint32_t npat,
                                    const vproc_pending *pend, uint32_t npend);
+
+/*
+ * vproc_wait_wake_any -- the same for an any-of wait (MPI_Waitany on
+ * receives only): the first of its receives to have a message ends it, so
+ * the earliest matching arrival over all the patterns; VPROC_NEVER while
+ * none has one, or with no pattern.
+ */
+unsigned long long vproc_wait_wake_any(const vproc_pattern *pat, uint32_t npat,
+                                       const vproc_pending *pend, uint32_t npend);
 
 /* a before b: earlier, or at the same time by a lower rank */
 int vproc_event_before(vproc_event a, vproc_event b);

@@ -33,6 +33,17 @@ unsigned long long vproc_wait_wake(const vproc_pattern *pat, uint32_t npat,
 	return npat ? wake : VPROC_NEVER;
 }
 
+unsigned long long vproc_wait_wake_any(const vproc_pattern *pat, uint32_t npat,
+                                       const vproc_pending *pend, uint32_t npend)
+{
+	unsigned long long wake = VPROC_NEVER;
+	for (uint32_t k = 0; k < npend; k++)
+		for (uint32_t j = 0; j < npat; j++)
+			if (vproc_pattern_matches(&pat[j], &pend[k]) && pend[k].arrival < wake)
+				wake = pend[k].arrival;
+	return wake;
+}
+
 /* A blocked rank wakes when its pending messages end its wait
  * (vproc_wait_wake), not before its clock; without them it wakes only on a
  * message not sent yet. */

@@ -265,6 +265,13 @@ static void wait_ends_when_every_receive_has_its_message(void **state)
 	assert_true(vproc_wait_wake(twice, 2, pend, 4) == 300);   /* one message, both: early */
 	assert_true(vproc_wait_wake(pat, 0, pend, 4) == VPROC_NEVER);
 	assert_true(vproc_wait_wake(pat, 3, pend, 0) == VPROC_NEVER);
+	/* an any-of wait (Waitany): the first receive to have a message */
+	pend[2].chan = 3;
+	assert_true(vproc_wait_wake_any(pat, 3, pend, 4) == 200);   /* from 2, before 1's 300 */
+	pend[2].chan = 2;
+	assert_true(vproc_wait_wake_any(pat, 3, pend, 4) == 100);
+	assert_true(vproc_wait_wake_any(&tag1, 1, pend, 4) == VPROC_NEVER);
+	assert_true(vproc_wait_wake_any(pat, 0, pend, 4) == VPROC_NEVER);
 }
 
 int main(void)

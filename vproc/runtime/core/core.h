@@ -35,6 +35,8 @@ int vr_wait_peer(MPI_Request *req, MPI_Status *status, MPI_Comm comm, int peer);
 /* Before a wait: a receive it waits for (virtual clock; vorder.c).  The
  * wait publishes them while blocked and forgets them when it returns. */
 void vr_wait_expect(MPI_Comm comm, int source, int tag);
+void vr_wait_expect_any(void);   /* the receives named end the wait one by one */
+void vr_wait_expect_unknown(void);   /* a request no pattern can name */
 void vr_wait_block(void);     /* for loops of their own (MPI_Probe) */
 unsigned long vr_calls(void);   /* emu.c: the MPI calls entered so far */
 void vr_wait_unblock(void);
@@ -164,7 +166,7 @@ int vr_order_enabled(void);
 void vr_order_book(unsigned long long ready, int all);
 void vr_order_sent(int dest_world, int chan, int stag, unsigned long long arrival);
 void vr_order_received(int src_world, int chan, int stag, unsigned long long arrival);
-void vr_order_block(const vr_pattern *pat, int npat);
+void vr_order_block(const vr_pattern *pat, int npat, int any);
 void vr_order_unblock(void);
 void vr_order_done(void);
 void vr_order_doing(int what);

@@ -73,6 +73,7 @@ typedef struct {
 	_Atomic int computing;       /* between two MPI calls (emu.c): it will
 	                              * come back, nothing is stuck */
 	uint32_t npat;
+	uint32_t any;                /* 1: any of the patterns ends the wait (Waitany) */
 	/* Waiting for the order woken, not polling: a rank that
 	 * waits for this one's bound to rise sets its bit in waiters and its
 	 * need; this rank bumps ver and wakes them when the bound may have

@@ -180,7 +180,8 @@ static unsigned long long blocked_term(const vr_order *o, unsigned long long vt)
 {
 	if (atomic_load(&o->overflow))
 		return vt;
-	unsigned long long w = vproc_wait_wake(o->pat, o->npat, o->pending, o->npending);
+	unsigned long long w = o->any ? vproc_wait_wake_any(o->pat, o->npat, o->pending, o->npending)
+	                              : vproc_wait_wake(o->pat, o->npat, o->pending, o->npending);
 	return w == INF ? INF : w > vt ? w : vt;
 }
 
@@ -295,7 +296,7 @@ void vr_order_received(int src, int chan, int stag, unsigned long long arrival)
 
 /* ---- blocked ranks -------------------------------------------------------- */
 
-void vr_order_block(const vr_pattern *pat, int npat)
+void vr_order_block(const vr_pattern *pat, int npat, int any)
 {
 	if (!enabled || npat <= 0 || npat > VR_WAIT_PATTERNS)
 		return;
@@ -304,6 +305,7 @@ void vr_order_block(const vr_pattern *pat, int npat)
 	for (int k = 0; k < npat; k++)
 		o->pat[k] = pat[k];
 	o->npat = (uint32_t)npat;
+	o->any = any != 0;
 	atomic_store(&o->blocked, 1);
 	set_term(me, blocked_term(o, atomic_load(&shm->rank_vt[me])));
 	unlock(&o->lock);

@@ -223,13 +223,24 @@ void vr_backoff(unsigned *iter)
  * their messages are not all pending for it.  Each pattern needs its own
  * message (vproc_wait_wake): the callers name the receives of a wait that
  * ends when all of them have completed (MPI_Wait, Waitall, Sendrecv, Recv,
- * the collectives' receives), never of an any-of wait (Waitany, Waitsome
- * are not interposed: such a rank counts as running at its clock, which
- * is safe).  A wait with a receive they could not name (a communicator
+ * the collectives' receives); an any-of wait (Waitany) names its receives
+ * as such (vr_wait_expect_any: the first message ends it), and only if all
+ * its requests are receives.  A wait with a receive they could not name (a communicator
  * without stamps), or with none (only sends, which end without a
  * message), publishes nothing: its bound stays the rank's clock. */
 static vr_pattern expect[VR_WAIT_PATTERNS];
-static int nexpect, expect_bad;
+static int nexpect, expect_bad, expect_any;
+
+/* An any-of wait (Waitany on receives only): the first message ends it. */
+void vr_wait_expect_any(void)
+{
+	expect_any = 1;
+}
+
+void vr_wait_expect_unknown(void)
+{
+	expect_bad = 1;
+}
 
 void vr_wait_expect(MPI_Comm comm, int source, int tag)
 {
@@ -253,7 +264,7 @@ void vr_wait_expect(MPI_Comm comm, int source, int tag)
 static void expect_block(void)
 {
 	if (nexpect > 0 && !expect_bad)
-		vr_order_block(expect, nexpect);
+		vr_order_block(expect, nexpect, expect_any);
 	else if (vr_virtual())
 		vr_order_doing(2);
 }
@@ -266,6 +277,7 @@ static void expect_end(void)
 		vr_order_unblock();
 	nexpect = 0;
 	expect_bad = 0;
+	expect_any = 0;
 }
 
 void vr_wait_block(void)
