@@ -434,16 +434,34 @@ static int all_past(unsigned long long ready, int all)
 }
 
 /* One step of waiting, after an unsuccessful check: sleep on our wake
- * word until blk moves (see notify) or, blk -1, until anyone wakes us (a
- * message sent to us), at most VR_ORDER_NAP_NS (5 times that for a
- * message): what no one announces (the escape's clock) is seen that late.
- * While buffered sends of ours are out, 1 ms: a receiver of a large one
- * may need our MPI progress (bsend.c) and only vr_wait_peer kicks us.  An
+ * word until blk moves (see notify) or the horizon reaches our need, or,
+ * blk -1, until anyone wakes us (a message sent to us), at most
+ * order_nap_ns() (idle_nap_ns() for a message): what no one announces
+ * (the escape's clock) is seen that late.  A receiver of a large buffered
+ * send of ours that needs our MPI progress kicks us (bsend.c).  An
  * inconsistent snapshot is taken again after a yield.  Measured on a
  * 96-rank LU (n = 2048, nb = 16) on 2 cores: 2 ms naps timed out 723,000
  * times, 10 ms ones 112,000, and the run's CPU time fell from 137 to 110 s
  * (naps of 10-640 us, no wake-ups: 168 s). */
 #define VR_ORDER_NAP_NS 10000000L
+/* Above 20 ranks the naps grow with the escape (5 ms a rank): a waiter is
+ * woken by the rank it checked or by the horizon, and a rank with nothing
+ * pending by the message's sender, so a nap's end is mostly for nothing,
+ * a snapshot of every rank each.  192 ranks, LU n = 6144: 381,000
+ * time-outs with naps of 10 and 50 ms, 27,000 with 50 and 500 ms, the
+ * same times; naps stay well within the escape, which they must see. */
+static long order_nap_ns(void)
+{
+	long ns = escape_ns / 10;
+	return ns < VR_ORDER_NAP_NS ? VR_ORDER_NAP_NS : ns > 5 * VR_ORDER_NAP_NS ? 5 * VR_ORDER_NAP_NS : ns;
+}
+
+/* ... and with nothing pending for a wildcard receive */
+static long idle_nap_ns(void)
+{
+	long ns = escape_ns / 2;
+	return ns < 5 * VR_ORDER_NAP_NS ? 5 * VR_ORDER_NAP_NS : ns;
+}
 
 static void unregister(int r)
 {
@@ -483,7 +501,8 @@ static void nap(unsigned *iter)
 	}
 	if (blk >= 0 && !registered(blk_horizon ? blk_rank : blk))
 		return;   /* it moved since the snapshot */
-	struct timespec ts = { 0, blk < 0 ? 5 * VR_ORDER_NAP_NS : VR_ORDER_NAP_NS };
+	long ns = blk < 0 ? idle_nap_ns() : order_nap_ns();
+	struct timespec ts = { ns / 1000000000L, ns % 1000000000L };
 	/* VR_ASLEEP_SEND: the receiver of a buffered send of ours kicks us
 	 * (vr_kick) when it needs our progress.  Naps cut to 1 ms while
 	 * such sends were out (all the time, in a ring of large broadcasts)
@@ -491,7 +510,7 @@ static void nap(unsigned *iter)
 	 * 4; with the kicks alone it ran the same to the nanosecond. */
 	unsigned long long t0 = real_ns();
 	vr_futex_sleep(VR_ASLEEP | VR_ASLEEP_SEND, wake_seen, &ts);
-	if (real_ns() - t0 >= (unsigned long long)ts.tv_nsec)
+	if (real_ns() - t0 >= (unsigned long long)ns)
 		st.timeouts++;
 	if (blk >= 0)
 		unregister(blk_horizon ? blk_rank : blk);
