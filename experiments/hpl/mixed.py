@@ -72,7 +72,7 @@ def config_text(name, gens, n, layout, B=None):
         lines.append(f"  - {{name: {g}, cycle_time: {ct:g}"
                      + (f", count: {count}}}" if count > 1 else "}"))
     lines += [f"layout: {layout}"] + ([f"B: {B}"] if B else [])
-    lines += ["kernel: hpl", f"n: {n}", f"nb: {NB}", f"emulate: {EMULATE}", "timeout: 600"]
+    lines += ["kernel: hpl", f"n: {n}", f"nb: {NB}", f"emulate: {EMULATE}", "timeout: 1800"]
     return "\n".join(lines) + "\n"
 
 
