@@ -14,18 +14,21 @@ each case: every generation alone (`hetlaunch run --baseline cyclic`), then
 1d plan); full mode adds the 2d plan when it needs at most MAX_RANKS
 processes.
 
-  A  two generations, 2:1 per core: the Intel forum case (16 Xeon v2 nodes
-     at 92% of peak alone, 64 v3 nodes with them at about 74%; v3's AVX2
-     FMA doubles the flops per cycle, so about 2:1 per core), scaled down to
-     one old and one new machine, one process each.
+  A  two generations, 2:1 per core: the Intel forum case ("Linpack
+     Performance problem over V3 Processors": 16 Xeon v2 nodes at 92% of
+     peak, one v3 node 87%, all 80 nodes or 16 v3 about 74%; it gives
+     efficiencies, not speeds: 2:1 per core is our reading, v3's AVX2 FMA
+     doubling the flops per cycle), scaled down to one old and one new
+     machine, one process each.
   B  three generations 1 : 2 : 3.5, which the Intel benchmark's single
      heterogeneous factor cannot express; the 1d plan is held to B = 4.
+     Its slower two are A's machines: their runs alone are reused.
 
 Why so small: hpcc runs MPIRandomAccess before HPL, and under the virtual
 clock a job of 5 or more processes stalls there (one rank polls with
 MPI_Testany while the others wait in MPI_Waitany; each step waits for the
-ordering's escape): 6 and 8 processes at N = 400 did not leave it in 120 s,
-4 did in 20 s.  So every run here has at most MAX_RANKS processes.
+ordering's escape): 5, 6 and 8 processes at N = 400 had not left it after
+90-120 s, 4 were through in 20 s.  So every run here has at most MAX_RANKS processes.
 
 Criterion (match): in each case the plan's efficiency above cyclic's, and
 its measured speedup over cyclic within TOL of hetlaunch's predicted one
@@ -37,7 +40,6 @@ Timings are reported, not asserted; a run that fails fails the id.
 Same interface and pieces as experiments/timing.py, whose helpers it uses.
 """
 
-import json
 import os
 import shutil
 import sys
