@@ -6,7 +6,8 @@
 #   `hetlaunch compare` on experiments/hpl/mixed.py's case A (one old and
 #   one new machine, 2:1 per core; plain HPL's one process per machine
 #   against hetlaunch's 1d plan, 1 + 2 processes) at n = BENCH_HPL_N
-#   (default 1600, about a minute of wall for the compare at load 2), under
+#   (default 1600: the compare took 84 s of wall at load 48 -> 7, the
+#   whole script 190 s), under
 #   clock: virtual: the measured speedup against the predicted one (target
 #   >= 90% of it), and each run's efficiency, its Gflop/s over the sum of
 #   the two machines' Gflop/s alone (each run alone at the same n).
