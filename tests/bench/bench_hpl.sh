@@ -11,8 +11,7 @@
 #   clock: virtual: the measured speedup against the predicted one (target
 #   >= 90% of it), and each run's efficiency, its Gflop/s over the sum of
 #   the two machines' Gflop/s alone (each run alone at the same n).
-# Why so few processes: under the virtual clock hpcc's MPIRandomAccess,
-# which runs before HPL, stalls with 5 or more (experiments/hpl/mixed.py).
+# Why so few processes: hpcc's other benchmarks around HPL grow with them.
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 N=${BENCH_HPL_N:-1600}
