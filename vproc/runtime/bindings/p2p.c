@@ -232,8 +232,11 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
 }
 
 /* Before a Wait or Waitall: the user's receives among the requests, for
- * the virtual clock's ordering (vorder.c; sends need no message to end). */
-static void expect_receives(int n, const MPI_Request *reqs)
+ * the virtual clock's ordering (vorder.c; sends need no message to end).
+ * Before a Waitany on several (any): their receives, any of which ends
+ * it; a send or an unknown request among them (it may end with no
+ * message) names nothing, and the rank's bound stays its clock. */
+static void expect_receives(int n, const MPI_Request *reqs, int any)
 {
 	if (!vr_virtual())
 		return;
@@ -242,7 +245,11 @@ static void expect_receives(int n, const MPI_Request *reqs)
 		int source, tag;
 		if (vr_recv_peek(reqs[i], &c, &source, &tag) == 0)
 			vr_wait_expect(c, source, tag);
+		else if (any && reqs[i] != MPI_REQUEST_NULL)
+			vr_wait_expect_unknown();
 	}
+	if (any)
+		vr_wait_expect_any();
 }
 
 /* The user's receives that complete in Wait/Waitall/Testall: wake their
@@ -263,7 +270,7 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
 	vr_enter();
 	MPI_Request before = *req;
 	MPI_Status st;
-	expect_receives(1, req);
+	expect_receives(1, req, 0);
 	int rc = vr_wait(req, &st);
 	if (rc == MPI_SUCCESS)
 		completed(1, &before, &st);
@@ -292,7 +299,7 @@ static int complete_all(int n, MPI_Request reqs[], int *flag, MPI_Status statuse
 		for (int i = 0; i < n; i++)
 			before[i] = reqs[i];
 		if (flag == NULL)
-			expect_receives(n, reqs);
+			expect_receives(n, reqs, 0);
 		rc = flag ? PMPI_Testall(n, reqs, &done, st) : vr_waitall(n, reqs, st);
 		if (flag)
 			*flag = done;
@@ -341,26 +348,6 @@ int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 	return rc;
 }
 
-/* Before a Waitany on several requests: their receives, any of which
- * ends it; a send or an unknown request among them (it may end with no
- * message) names nothing, and the rank's bound stays its clock. */
-static void expect_any_receive(int n, const MPI_Request *reqs)
-{
-	if (!vr_virtual())
-		return;
-	for (int i = 0; i < n; i++) {
-		MPI_Comm c;
-		int source, tag;
-		if (reqs[i] == MPI_REQUEST_NULL)
-			continue;
-		if (vr_recv_peek(reqs[i], &c, &source, &tag) == 0)
-			vr_wait_expect(c, source, tag);
-		else
-			vr_wait_expect_unknown();
-	}
-	vr_wait_expect_any();
-}
-
 /* Waitany (flag NULL) and Testany. */
 static int complete_any(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
 {
@@ -380,9 +367,9 @@ static int complete_any(int n, MPI_Request reqs[], int *index, int *flag, MPI_St
 	 * several, their receives as an any-of wait (hpcc's MPIRandomAccess
 	 * with 5 processes or more) */
 	if (flag == NULL && active == 1)
-		expect_receives(1, &reqs[last]);
+		expect_receives(1, &reqs[last], 0);
 	else if (flag == NULL && active > 1)
-		expect_any_receive(n, reqs);
+		expect_receives(n, reqs, 1);
 	int rc = flag ? PMPI_Testany(n, reqs, index, &done, &st) : vr_waitany(n, reqs, index, &st);
 	if (flag)
 		*flag = done;
