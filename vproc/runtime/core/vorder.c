@@ -360,7 +360,7 @@ static int blk = -2;            /* whom the last unsuccessful check waits on:
                                  * a rank, -1 anyone (a message to us), -2
                                  * no one (the snapshot was inconsistent) */
 static unsigned long long blk_need;
-static event blk_hneed;        /* ... till G (without us) is not before it */
+static event blk_hneed;        /* for the horizon: till G (without us) is not before it */
 static int blk_horizon;         /* blk is G's rank: wait for the horizon */
 static int blk_rank;            /* the rank that was not past */
 static unsigned long long hver_seen;  /* hver, read before the snapshot */
