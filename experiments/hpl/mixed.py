@@ -24,8 +24,7 @@ processes.
      heterogeneous factor cannot express; hetlaunch's 1d plan (B = 6) in
      quick mode (n = 800), held to B = 4 in full mode (n = 1600): with 6
      processes at n = 1600 hpcc's MPIFFT spent more than 6 minutes in
-     MPI_Alltoall, which the runtime does not interpose, so each of its
-     steps waits for the virtual-time order's escape.
+     MPI_Alltoall before the runtime interposed it; not re-measured since.
      Its slower two are A's machines: their runs alone are reused.
 
 Why so small: hpcc runs its other benchmarks (MPIRandomAccess, FFT, ...)
