@@ -17,5 +17,10 @@
 
 /* coll.c: a cooperative barrier (MPI_Finalize, the constructors) */
 int vr_barrier(MPI_Comm comm);
+/* MPI_Sendrecv's work (p2p.c), for the collectives' exchanges too: *status
+ * gets the receive's status once the wait has run. */
+int vr_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                int recvtag, MPI_Comm comm, MPI_Status *status);
 
 #endif

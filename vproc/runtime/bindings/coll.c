@@ -271,30 +271,6 @@ int vr_barrier(MPI_Comm comm)
 	return rc;
 }
 
-/* One round of an all-to-all: receive from src while sending to dst, as
- * MPI_Sendrecv does (the receive posted first, so that two ranks
- * exchanging never deadlock). */
-static int exchange(const void *sbuf, int scount, MPI_Datatype stype, int dst, void *rbuf,
-                    int rcount, MPI_Datatype rtype, int src, MPI_Comm c)
-{
-	MPI_Request r[2];
-	MPI_Status st[2];
-	int rc = PMPI_Irecv(rbuf, rcount, rtype, src, TAG_ALLTOALL, c, &r[0]);
-	if (rc != MPI_SUCCESS)
-		return rc;
-	rc = vr_isend(sbuf, scount, stype, dst, TAG_ALLTOALL, c, &r[1]);
-	if (rc != MPI_SUCCESS) {
-		PMPI_Cancel(&r[0]);
-		PMPI_Request_free(&r[0]);
-		return rc;
-	}
-	vr_wait_expect(c, src, TAG_ALLTOALL);
-	rc = vr_waitall(2, r, st);
-	if (rc == MPI_SUCCESS)
-		vr_kick(c, st[0].MPI_SOURCE), vr_recv_delay(c, &st[0]);
-	return rc;
-}
-
 /* Pairwise exchanges, round k with rank + k and rank - k (MPICH's
  * algorithm for long messages).  PMPI_Alltoall spun uninterposed: a rank
  * in it counted as computing, so the virtual clock's order never escaped
@@ -311,8 +287,10 @@ static int alltoall(const void *send, int scount, MPI_Datatype stype, void *recv
 	PMPI_Type_get_extent(rtype, &lb, &rext);
 	for (int k = 0; k < size && rc == MPI_SUCCESS; k++) {
 		int dst = (rank + k) % size, src = (rank - k + size) % size;
-		rc = exchange((const char *)send + (MPI_Aint)dst * scount * sext, scount, stype, dst,
-		              (char *)recv + (MPI_Aint)src * rcount * rext, rcount, rtype, src, c);
+		MPI_Status st;
+		rc = vr_sendrecv((const char *)send + (MPI_Aint)dst * scount * sext, scount, stype,
+		                 dst, TAG_ALLTOALL, (char *)recv + (MPI_Aint)src * rcount * rext,
+		                 rcount, rtype, src, TAG_ALLTOALL, c, &st);
 	}
 	return rc;
 }

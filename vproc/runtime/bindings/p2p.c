@@ -162,31 +162,41 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_C
 	return rc;
 }
 
+int vr_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Request r[2];
+	MPI_Status st[2];
+	/* The receive first, so that two ranks exchanging never deadlock. */
+	int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &r[0]);
+	if (rc != MPI_SUCCESS)
+		return rc;
+	rc = vr_isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &r[1]);
+	if (rc != MPI_SUCCESS) {
+		PMPI_Cancel(&r[0]);
+		PMPI_Request_free(&r[0]);
+		return rc;
+	}
+	vr_wait_expect(comm, source, recvtag);
+	rc = vr_waitall(2, r, st);
+	if (rc == MPI_SUCCESS)
+		vr_kick(comm, st[0].MPI_SOURCE);
+	if (rc == MPI_SUCCESS)
+		vr_recv_delay(comm, &st[0]);
+	*status = st[0];
+	return rc;
+}
+
 int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
                  int recvtag, MPI_Comm comm, MPI_Status *status)
 {
 	vr_enter();
-	MPI_Request r[2];
-	MPI_Status st[2];
-	/* The receive first, so that two ranks exchanging never deadlock. */
-	int rc = PMPI_Irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &r[0]);
-	if (rc == MPI_SUCCESS) {
-		rc = vr_isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, &r[1]);
-		if (rc != MPI_SUCCESS) {
-			PMPI_Cancel(&r[0]);
-			PMPI_Request_free(&r[0]);
-		} else {
-			vr_wait_expect(comm, source, recvtag);
-			rc = vr_waitall(2, r, st);
-			if (rc == MPI_SUCCESS)
-				vr_kick(comm, st[0].MPI_SOURCE);
-			if (rc == MPI_SUCCESS)
-				vr_recv_delay(comm, &st[0]);
-			if (status != MPI_STATUS_IGNORE)
-				*status = st[0];
-		}
-	}
+	MPI_Status st;
+	int rc = vr_sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+	                     recvtype, source, recvtag, comm,
+	                     status != MPI_STATUS_IGNORE ? status : &st);
 	vr_exit();
 	return rc;
 }
