@@ -199,14 +199,19 @@ static void earliest_two(unsigned long long t[2], int r[2])
 	}
 }
 
+/* G without rank w, from the two earliest terms. */
+static event without(const unsigned long long t[2], const int r[2], int w)
+{
+	return r[0] == w ? (event){ t[1], r[1] } : (event){ t[0], r[0] };
+}
+
 /* G without us has reached need (a term rose since our snapshot). */
 static int horizon_reached(event need)
 {
 	unsigned long long t[2];
 	int r[2];
 	earliest_two(t, r);
-	event g = r[0] == me ? (event){ t[1], r[1] } : (event){ t[0], r[0] };
-	return !vproc_event_before(g, need);
+	return !vproc_event_before(without(t, r, me), need);
 }
 
 static void horizon_rose(void)
@@ -225,9 +230,8 @@ static void horizon_rose(void)
 		while (bits) {
 			int b = __builtin_ctzll(bits), w = 64 * k + b;
 			bits &= bits - 1;
-			event g = r[0] == w ? (event){ t[1], r[1] } : (event){ t[0], r[0] };
 			event need = { atomic_load(&shm->order[w].hneed), atomic_load(&shm->order[w].hneed_rank) };
-			if (vproc_event_before(g, need))
+			if (vproc_event_before(without(t, r, w), need))
 				continue;
 			atomic_fetch_and(&shm->hwaiters[k], ~(1ull << b));
 			st.wakes++;
