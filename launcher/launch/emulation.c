@@ -433,9 +433,13 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 	jw_key(w, "compute"); jw_str(w, cfg->emu.skip_compute ? "skip" : "run");
 	if (s && cfg->emu.skip_compute) {
 		/* the runtime's allocator (core/fold.c): what the job's large
-		 * allocations would have taken at once, and how many there were */
+		 * allocations would have taken at once, how many there were,
+		 * how many reused a freed block, and the bytes sent from them
+		 * without a copy (core/bsend.c) */
 		jw_key(w, "folded_bytes"); jw_uint(w, (size_t)atomic_load(&s->folded_peak));
 		jw_key(w, "folded_allocations"); jw_uint(w, (size_t)atomic_load(&s->folded_count));
+		jw_key(w, "folded_reused"); jw_uint(w, (size_t)atomic_load(&s->folded_reused));
+		jw_key(w, "unpacked_bytes"); jw_uint(w, (size_t)atomic_load(&s->unpacked_bytes));
 	}
 	if (s && cfg->emu.virtual_clock) {
 		/* messages sent on a communicator the runtime could not stamp,
@@ -476,6 +480,40 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 	jw_key(w, "overrun_fraction"); jw_num(w, *fraction);
 	jw_key(w, "overrun_flagged"); jw_bool(w, *flagged);
 	jw_end(w);
+}
+
+/* An emulation of hundreds of ranks runs for minutes between the ranks'
+ * placement lines and their results: the virtual clock of the rank that
+ * is furthest behind says how far the job has come (the ranks past
+ * MPI_Finalize aside). */
+static double progress_interval(void)
+{
+	const char *v = getenv("HETLAUNCH_PROGRESS_S");   /* for the tests */
+	double s = v ? strtod(v, NULL) : HL_EMU_PROGRESS_S;
+	return s > 0 ? s : HL_EMU_PROGRESS_S;
+}
+
+void hl_emu_progress(void *ctx, double elapsed)
+{
+	hl_emu *e = ctx;
+	const vr_shm *s = e->shm;
+	if (s == NULL || elapsed < e->next_progress + progress_interval())
+		return;   /* the first line one interval in */
+	e->next_progress = elapsed;
+	size_t n = s->nranks, done = 0;
+	if ((size_t)atomic_load(&s->attached) < n)
+		return;   /* still starting */
+	unsigned long long low = ~0ull;
+	for (size_t r = 0; r < n; r++) {
+		unsigned long long t = atomic_load(&s->rank_vt[r]);
+		if (atomic_load(&s->ranks[r].finalized))
+			done++;
+		else if (t < low)
+			low = t;
+	}
+	if (done < n)
+		fprintf(stderr, "[%7.1fs] hetlaunch-progress: emulated %.6f s (the slowest rank), "
+		        "%zu of %zu ranks finished\n", elapsed, (double)low / 1e9, done, n);
 }
 
 void hl_emu_destroy(hl_emu *e)

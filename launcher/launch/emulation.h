@@ -28,6 +28,7 @@ typedef struct {
 	double *scale;          /* [nmachines] */
 	size_t nmachines;
 	int chosen;             /* K was chosen from the host's speed */
+	double next_progress;   /* hl_emu_progress: the job's second of the last line */
 } hl_emu;
 
 /*
@@ -69,6 +70,13 @@ size_t hl_emu_rank_times(const hl_emu *e, size_t nranks, hl_rank_time *t);
 
 /* A one-line summary for the terminal. */
 void hl_emu_print_speeds(const hl_emu *e, const hl_config *cfg);
+
+/* Under the virtual clock, a hl_spawn_opts progress callback (ctx: the
+ * hl_emu): every HL_EMU_PROGRESS_S of the job (HETLAUNCH_PROGRESS_S), once
+ * every rank attached, a line on stderr with the slowest running rank's
+ * virtual time. */
+#define HL_EMU_PROGRESS_S 10.0
+void hl_emu_progress(void *ctx, double elapsed);
 
 void hl_emu_destroy(hl_emu *e);
 

@@ -1009,7 +1009,10 @@ static int job_spawn(job_state *j)
 		return fail(run, 1, "the program %s cannot be run: %s", j->program, strerror(errno));
 	char path[PATH_MAX + 64];
 	snprintf(path, sizeof path, "%s/log.txt", run->dir);
-	hl_spawn_opts so = { j->argv.v, j->cwd, path, j->cfg->timeout, !j->o->quiet, run->job_env };
+	hl_spawn_opts so = { j->argv.v, j->cwd, path, j->cfg->timeout, !j->o->quiet, run->job_env,
+		             NULL, &j->emu };
+	if (!j->o->quiet && j->emu.shm && j->cfg->emulate && j->cfg->emu.virtual_clock)
+		so.progress = hl_emu_progress;
 	if (hl_spawn(&so, &run->job, j->err, sizeof j->err) < 0)
 		return fail(run, 1, "%s", j->err);
 	return 0;

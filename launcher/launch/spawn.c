@@ -322,6 +322,8 @@ static void watch_job(const hl_spawn_opts *o, hl_spawn_result *res, job *w)
 		if (w->reaped && (w->out < 0 || hl_now() - w->reaped_at > GRACE_S + LINGER_S))
 			return;
 		wait_io(w);
+		if (o->progress && !w->reaped)
+			o->progress(o->progress_ctx, hl_now() - w->t0);
 	}
 }
 

@@ -16,6 +16,9 @@ typedef struct {
 	double timeout;          /* seconds; 0: none */
 	int echo;                /* show the job's lines on stderr */
 	char *const *env;        /* NAME=VALUE added to the child's environment; NULL: none */
+	void (*progress)(void *ctx, double elapsed);   /* while the job runs, about
+	                          * every 200 ms (elapsed: its seconds); NULL: none */
+	void *progress_ctx;
 } hl_spawn_opts;
 
 typedef struct {

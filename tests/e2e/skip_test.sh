@@ -113,6 +113,22 @@ else
 	bad "LU n=1600 folded: exit"; tail -3 "$tmp/fold.err" "$tmp/nofold.err"
 fi
 
+# Folded down to 64 KiB, ScaLAPACK's per-step panel buffers (400 KB) are
+# folded too: freed ones are mapped again (folded_reused), the panels go
+# out without a copy (unpacked_bytes), and the time is still the same.
+if HETLAUNCH_FOLD_MIN=65536 "$HETLAUNCH" run "$tmp/fold.yaml" --quiet --out "$tmp/run-fold64" 2>"$tmp/fold64.err"; then
+	got=$(res fold64 "d['emulation']['folded_reused'], d['emulation']['unpacked_bytes'], d['results'][0]['time']")
+	set -- $got
+	none=$(res nofold "d['emulation']['folded_reused'], d['emulation']['unpacked_bytes']")
+	if [ "$1" -gt 0 ] && [ "$2" -gt 0 ] && [ "$3" = "${b:-}" ] && [ "$none" = "0 0" ]; then
+		ok "LU n=1600 folded from 64 KiB: $1 blocks reused, $2 bytes sent uncopied, $3 s (unfolded: 0 0)"
+	else
+		bad "LU n=1600 folded from 64 KiB: reused, uncopied, time: $got (unfolded: $none, ${b:-?} s)"
+	fi
+else
+	bad "LU n=1600 folded from 64 KiB: exit"; tail -3 "$tmp/fold64.err"
+fi
+
 # --- 5. stock HPL (Debian's hpcc, Open MPI) -----------------------------------
 # HPL's residual check then reads a matrix that was never factorised and says
 # FAILED: the report carries NOCHECK, residual null, and no error of it.

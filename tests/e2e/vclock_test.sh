@@ -264,6 +264,35 @@ else
 	bad "lhpc LU under the virtual clock: exit"; cat "$tmp/luv.err"
 fi
 
+# A long emulation shows how far it has come: a progress line every
+# HETLAUNCH_PROGRESS_S (10 s by default) with the slowest rank's virtual
+# time; none under --quiet.  About 3 s of BLAS at n = 3072.
+cat >"$tmp/prog.yaml" <<YAML
+name: prog
+machines:
+  - {name: a, cycle_time: 1}
+  - {name: b, cycle_time: 2}
+layout: 1d
+B: 6
+kernel: lu
+n: 3072
+nb: 32
+emulate: {mflops: 300, cycle_time: 1, clock: virtual, cpu_time: false}
+timeout: 300
+YAML
+if HETLAUNCH_PROGRESS_S=0.5 run_to prog progq && mv "$tmp/prog.err" "$tmp/progq.err" &&
+	HETLAUNCH_PROGRESS_S=0.5 "$HETLAUNCH" run "$tmp/prog.yaml" --out "$tmp/run-prog" >/dev/null 2>"$tmp/prog.err"; then
+	line=$(grep -m1 'hetlaunch-progress' "$tmp/prog.err")
+	if echo "$line" | grep -Eq '^\[ *[0-9.]+s\] hetlaunch-progress: emulated [0-9]+\.[0-9]{6} s \(the slowest rank\), [0-5] of 6 ranks finished$' &&
+		! grep -q hetlaunch-progress "$tmp/progq.err"; then
+		ok "progress while the job runs: $line"
+	else
+		bad "progress while the job runs: '$line'"
+	fi
+else
+	bad "progress while the job runs: exit: $(tail -3 "$tmp/prog.err")"
+fi
+
 # The same LU under the real clock.  The real clock can only add time
 # (wake-ups late on a loaded computer); within 5% is checked where this
 # computer is quiet enough for the real-time run to be the emulated

@@ -55,6 +55,35 @@ int vr_bsend_outstanding(void)
 	return nout;
 }
 
+/* The data of (buf, count, type) lies in folded memory (compute: skip,
+ * fold.c): the shared buffer's garbage, which copying would not change.
+ * Packing it was a third of a 256-rank LU's wall time (n = 8192, 1 x
+ * 256: 154 s with the copies, 124 s without), each ring hop's sender
+ * copying a panel before its send. */
+static int folded(const void *buf, int count, MPI_Datatype type)
+{
+	MPI_Aint lb, extent, tlb, textent;
+	if (count <= 0 || PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
+	    PMPI_Type_get_true_extent(type, &tlb, &textent) != MPI_SUCCESS || extent < 0 || textent < 0)
+		return 0;
+	size_t span = (size_t)(count - 1) * (size_t)extent + (size_t)textent;
+	return vr_fold_holds((const char *)buf + tlb, span);
+}
+
+/* PMPI_Pack, or for folded data only the packed size (the data's, not
+ * Pack_size's bound: the receiver takes exactly what was sent). */
+static int pack(const void *buf, int count, MPI_Datatype type, void *copy, int size, int *pos,
+                MPI_Comm comm)
+{
+	int ts = 0;
+	if (!folded(buf, count, type) || PMPI_Type_size(type, &ts) != MPI_SUCCESS ||
+	    (long long)ts * count > size)
+		return PMPI_Pack(buf, count, type, copy, size, pos, comm);
+	*pos = ts * count;
+	vr_fold_unpacked((size_t)*pos);
+	return MPI_SUCCESS;
+}
+
 /* Returns MPI_SUCCESS, or the error of a send that could not be buffered
  * (then sent as the caller would have: *req is a real request). */
 int vr_bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
@@ -73,7 +102,7 @@ int vr_bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, M
 	}
 	if (PMPI_Pack_size(count, type, comm, &size) != MPI_SUCCESS ||
 	    (copy = malloc(size > 0 ? (size_t)size : 1)) == NULL ||
-	    PMPI_Pack(buf, count, type, copy, size, &pos, comm) != MPI_SUCCESS) {
+	    pack(buf, count, type, copy, size, &pos, comm) != MPI_SUCCESS) {
 		free(copy);
 		return PMPI_Isend(buf, count, type, dest, tag, comm, req);
 	}

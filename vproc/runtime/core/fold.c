@@ -22,8 +22,17 @@
 #define FOLD_CHUNK ((size_t)2 << 20)      /* the shared buffer, mapped per 2 MiB */
 #define FOLD_MIN_DEFAULT ((size_t)1 << 20)
 #define FOLD_MAX 4096                     /* live folded blocks */
+#define FOLD_KEPT 8                       /* freed blocks kept mapped */
 
 typedef struct { uintptr_t base; size_t len, bytes; } fold_block;
+
+/* Freed blocks stay mapped for the next large allocation that fits: a
+ * fresh mapping faults on every 4 KiB page it touches.  ScaLAPACK's LU
+ * allocates and frees a panel-sized buffer every step, so a 256-rank LU
+ * (n = 8192, 1 x 256) took 27 million minor faults, about a third of the
+ * run's processor time, most of them inside MPI's copies. */
+static fold_block kept[FOLD_KEPT];
+static size_t nkept;
 
 static vr_shm *fold_shm;
 static int fold_fd = -1;
@@ -101,6 +110,70 @@ static void count(long long bytes)
 	atomic_fetch_add(&fold_shm->folded_count, 1);
 }
 
+/* The smallest kept block of at least len bytes, taken out of kept
+ * ({0} if none).  Under the lock. */
+static fold_block take_kept(size_t len)
+{
+	size_t best = nkept;
+	for (size_t i = 0; i < nkept; i++)
+		if (kept[i].len >= len && (best == nkept || kept[i].len < kept[best].len))
+			best = i;
+	if (best == nkept)
+		return (fold_block){ 0, 0, 0 };
+	fold_block b = kept[best];
+	kept[best] = kept[--nkept];
+	return b;
+}
+
+/* Keep a freed block mapped, in place of the smallest kept one if all
+ * places are taken; returns the block to unmap ({0}: none).  Under the lock. */
+static fold_block keep(fold_block b)
+{
+	if (nkept < FOLD_KEPT) {
+		kept[nkept++] = b;
+		return (fold_block){ 0, 0, 0 };
+	}
+	size_t small = 0;
+	for (size_t i = 1; i < nkept; i++)
+		if (kept[i].len < kept[small].len)
+			small = i;
+	if (kept[small].len >= b.len)
+		return b;
+	fold_block out = kept[small];
+	kept[small] = b;
+	return out;
+}
+
+/* Register a live block; 0 if there are too many. */
+static int add_block(fold_block b)
+{
+	while (atomic_flag_test_and_set(&fold_lock))
+		;
+	int ok = nblocks < FOLD_MAX;
+	if (ok) {
+		blocks[nblocks++] = b;
+		lo = b.base < lo ? b.base : lo;
+		hi = b.base + b.len > hi ? b.base + b.len : hi;
+	}
+	atomic_flag_clear(&fold_lock);
+	return ok;
+}
+
+/* A block of len bytes: a kept one, else a new mapping ({0}: none). */
+static fold_block obtain(size_t len)
+{
+	while (atomic_flag_test_and_set(&fold_lock))
+		;
+	fold_block b = take_kept(len);
+	atomic_flag_clear(&fold_lock);
+	if (b.base != 0) {
+		atomic_fetch_add(&fold_shm->folded_reused, 1);
+		return b;
+	}
+	void *p = map_folded(len);
+	return p ? (fold_block){ (uintptr_t)p, len, 0 } : (fold_block){ 0, 0, 0 };
+}
+
 void *vr_fold_alloc(size_t bytes, const void *caller)
 {
 	static _Thread_local int inside;   /* dladdr's own allocations */
@@ -109,25 +182,19 @@ void *vr_fold_alloc(size_t bytes, const void *caller)
 	inside = 1;
 	int ok = caller_foldable(caller);
 	inside = 0;
-	size_t page = 4096, len = (bytes + page - 1) / page * page;
-	void *p = ok ? map_folded(len) : NULL;
-	if (p == NULL)
+	if (!ok)
 		return NULL;
-	while (atomic_flag_test_and_set(&fold_lock))
-		;
-	int kept = nblocks < FOLD_MAX;
-	if (kept) {
-		blocks[nblocks++] = (fold_block){ (uintptr_t)p, len, bytes };
-		lo = (uintptr_t)p < lo ? (uintptr_t)p : lo;
-		hi = (uintptr_t)p + len > hi ? (uintptr_t)p + len : hi;
-	}
-	atomic_flag_clear(&fold_lock);
-	if (!kept) {
-		munmap(p, len);
+	size_t page = 4096;
+	fold_block b = obtain((bytes + page - 1) / page * page);
+	if (b.base == 0)
+		return NULL;
+	b.bytes = bytes;
+	if (!add_block(b)) {
+		munmap((void *)b.base, b.len);
 		return NULL;
 	}
 	count((long long)bytes);
-	return p;
+	return (void *)b.base;
 }
 
 /* The folded block at p: its index, or -1 (then p is libc's).  Under the lock. */
@@ -152,6 +219,26 @@ size_t vr_fold_size(const void *p)
 	return n;
 }
 
+int vr_fold_holds(const void *p, size_t len)
+{
+	uintptr_t a = (uintptr_t)p;
+	if (a < lo || a >= hi || len > hi - a)
+		return 0;
+	while (atomic_flag_test_and_set(&fold_lock))
+		;
+	int in = 0;
+	for (size_t i = 0; i < nblocks && !in; i++)
+		in = a >= blocks[i].base && a + len <= blocks[i].base + blocks[i].len;
+	atomic_flag_clear(&fold_lock);
+	return in;
+}
+
+void vr_fold_unpacked(size_t bytes)
+{
+	if (fold_shm != NULL)
+		atomic_fetch_add(&fold_shm->unpacked_bytes, bytes);
+}
+
 int vr_fold_free(void *p)
 {
 	uintptr_t a = (uintptr_t)p;
@@ -160,15 +247,17 @@ int vr_fold_free(void *p)
 	while (atomic_flag_test_and_set(&fold_lock))
 		;
 	long i = find(a);
-	fold_block b = { 0, 0, 0 };
+	fold_block b = { 0, 0, 0 }, out = { 0, 0, 0 };
 	if (i >= 0) {
 		b = blocks[i];
 		blocks[i] = blocks[--nblocks];
+		out = keep(b);
 	}
 	atomic_flag_clear(&fold_lock);
 	if (i < 0)
 		return 0;
-	munmap(p, b.len);
+	if (out.base != 0)
+		munmap((void *)out.base, out.len);
 	count(-(long long)b.bytes);
 	return 1;
 }

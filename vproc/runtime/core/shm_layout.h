@@ -19,7 +19,7 @@
 #include "vclock.h"
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 11u
+#define VR_SHM_VERSION 12u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 #define VR_MAX_LINKED   64     /* machines of a network: links */
@@ -174,6 +174,10 @@ typedef struct {
 	_Atomic unsigned long long folded_live;
 	_Atomic unsigned long long folded_peak;
 	_Atomic unsigned long long folded_count;
+	_Atomic unsigned long long folded_reused;   /* of those, served by a freed
+	                                             * block still mapped */
+	_Atomic unsigned long long unpacked_bytes;  /* sent from folded memory
+	                                             * without a copy (bsend.c) */
 } vr_shm;
 
 #endif
