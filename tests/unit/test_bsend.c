@@ -27,8 +27,11 @@ typedef struct {
 	int ready;     /* completes at its next test */
 	void *buf;     /* what MPI holds while live */
 	int buf_freed;
+	int count;     /* the bytes sent */
 } mock_req;
 static mock_req req[NREQ];
+static int packs, in_folded;           /* PMPI_Pack calls; vr_fold_holds' answer */
+static size_t unpacked;                /* vr_fold_unpacked's sum */
 static int nreq, in_test, waits;
 static void (*inside_test)(void);     /* what runs inside each PMPI_Test */
 static void (*inside_wait)(void);     /* what runs inside vr_wait */
@@ -82,9 +85,9 @@ int PMPI_Test(MPI_Request *r, int *flag, MPI_Status *st)
 int PMPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                MPI_Request *r)
 {
-	(void)count, (void)type, (void)dest, (void)tag, (void)comm;
+	(void)type, (void)dest, (void)tag, (void)comm;
 	assert_true(nreq < NREQ);
-	req[nreq] = (mock_req){ 1, 0, (void *)buf, 0 };
+	req[nreq] = (mock_req){ 1, 0, (void *)buf, 0, count };
 	*r = ++nreq;
 	return MPI_SUCCESS;
 }
@@ -101,9 +104,42 @@ int PMPI_Pack(const void *in, int count, MPI_Datatype type, void *outbuf, int si
 {
 	(void)type, (void)comm;
 	assert_true(count <= size);
+	packs++;
 	memcpy(outbuf, in, (size_t)count);
 	*pos = count;
 	return MPI_SUCCESS;
+}
+
+/* MPI_BYTE only: extent and size 1, lower bound 0 */
+int PMPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
+{
+	(void)type;
+	*lb = 0, *extent = 1;
+	return MPI_SUCCESS;
+}
+
+int PMPI_Type_get_true_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent)
+{
+	return PMPI_Type_get_extent(type, lb, extent);
+}
+
+int PMPI_Type_size(MPI_Datatype type, int *size)
+{
+	(void)type;
+	*size = 1;
+	return MPI_SUCCESS;
+}
+
+/* fold.c: the data is folded when the test says so */
+int vr_fold_holds(const void *p, size_t len)
+{
+	(void)p, (void)len;
+	return in_folded;
+}
+
+void vr_fold_unpacked(size_t bytes)
+{
+	unpacked += bytes;
 }
 
 int PMPI_Grequest_start(MPI_Grequest_query_function *q, MPI_Grequest_free_function *f,
@@ -152,7 +188,8 @@ static int setup(void **state)
 {
 	(void)state;
 	memset(req, 0, sizeof req);
-	nreq = in_test = waits = 0;
+	nreq = in_test = waits = packs = in_folded = 0;
+	unpacked = 0;
 	inside_test = inside_wait = NULL;
 	return 0;
 }
@@ -272,6 +309,28 @@ static void test_completed_request(void **state)
 	assert_int_not_equal(r, MPI_REQUEST_NULL);
 }
 
+/* Data in folded memory (compute: skip) is sent from the buffer as it
+ * is, not packed: the same number of bytes, and counted; other data is
+ * packed. */
+static void test_folded_not_packed(void **state)
+{
+	(void)state;
+	in_folded = 1;
+	bsend_n(2);
+	assert_int_equal(packs, 0);
+	assert_int_equal(req[0].count, 8);
+	assert_int_equal(req[1].count, 8);
+	assert_int_equal(unpacked, 16);
+	in_folded = 0;
+	bsend_n(1);
+	assert_int_equal(packs, 1);
+	assert_int_equal(req[2].count, 8);
+	assert_int_equal(unpacked, 16);
+	ready(0, nreq);
+	assert_int_equal(vr_bsend_flush(), MPI_SUCCESS);
+	all_done(3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +340,7 @@ int main(void)
 		cmocka_unit_test_setup(test_flush_partial_progress, setup),
 		cmocka_unit_test_setup(test_progress_not_reentered, setup),
 		cmocka_unit_test_setup(test_completed_request, setup),
+		cmocka_unit_test_setup(test_folded_not_packed, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
