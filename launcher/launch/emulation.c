@@ -482,17 +482,17 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 	jw_end(w);
 }
 
-/* An emulation of hundreds of ranks runs for minutes between the ranks'
- * placement lines and their results: the virtual clock of the rank that
- * is furthest behind says how far the job has come (the ranks past
- * MPI_Finalize aside). */
 static double progress_interval(void)
 {
-	const char *v = getenv("HETLAUNCH_PROGRESS_S");   /* for the tests */
+	const char *v = getenv("HETLAUNCH_PROGRESS_S");   /* doc/format.md */
 	double s = v ? strtod(v, NULL) : HL_EMU_PROGRESS_S;
 	return s > 0 ? s : HL_EMU_PROGRESS_S;
 }
 
+/* An emulation of hundreds of ranks runs for minutes between the ranks'
+ * placement lines and their results: the virtual clock of the rank that
+ * is furthest behind says how far the job has come (the ranks past
+ * MPI_Finalize aside). */
 void hl_emu_progress(void *ctx, double elapsed)
 {
 	hl_emu *e = ctx;
