@@ -17,6 +17,7 @@
  * generalized request, MPI 4.0 s13.2).  MPI_Ssend and MPI_Irsend keep
  * their semantics.
  */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "core.h"
@@ -55,33 +56,40 @@ int vr_bsend_outstanding(void)
 	return nout;
 }
 
-/* The data of (buf, count, type) lies in folded memory (compute: skip,
- * fold.c): the shared buffer's garbage, which copying would not change.
- * Packing it was a third of a 256-rank LU's wall time (n = 8192, 1 x
- * 256: 154 s with the copies, 124 s without), each ring hop's sender
- * copying a panel before its send. */
-static int folded(const void *buf, int count, MPI_Datatype type)
+/* Contiguous data in folded memory (compute: skip, fold.c) is sent from
+ * a folded block whose pages are its own (vr_fold_alias): the same bytes
+ * as packing them, without the copy.  A ring hop's sender packed a 1-2 MB
+ * panel before its send, on the critical path: a 256-rank LU (n = 8192,
+ * 1 x 256) took 148-157 s with the copies, 124-135 s without.  Data with
+ * holes is packed (MPI_Pack gathers it). */
+static void *folded_data(const void *buf, int count, MPI_Datatype type, void **block, int *bytes)
 {
 	MPI_Aint lb, extent, tlb, textent;
+	int ts = 0;
 	if (count <= 0 || PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
-	    PMPI_Type_get_true_extent(type, &tlb, &textent) != MPI_SUCCESS || extent < 0 || textent < 0)
-		return 0;
-	size_t span = (size_t)(count - 1) * (size_t)extent + (size_t)textent;
-	return vr_fold_holds((const char *)buf + tlb, span);
+	    PMPI_Type_get_true_extent(type, &tlb, &textent) != MPI_SUCCESS ||
+	    PMPI_Type_size(type, &ts) != MPI_SUCCESS || extent != ts || textent != ts ||
+	    (long long)ts * count > INT_MAX)
+		return NULL;
+	*bytes = ts * count;
+	return vr_fold_alias((const char *)buf + tlb, (size_t)*bytes, block);
 }
 
-/* PMPI_Pack, or for folded data only the packed size (the data's, not
- * Pack_size's bound: the receiver takes exactly what was sent). */
-static int pack(const void *buf, int count, MPI_Datatype type, void *copy, int size, int *pos,
-                MPI_Comm comm)
+/* The data to send, packed into *copy (malloc'd) or seen in folded
+ * memory (*copy its block); NULL if neither could be had. */
+static void *packed(const void *buf, int count, MPI_Datatype type, MPI_Comm comm, void **copy,
+                    int *bytes)
 {
-	int ts = 0;
-	if (!folded(buf, count, type) || PMPI_Type_size(type, &ts) != MPI_SUCCESS ||
-	    (long long)ts * count > size)
-		return PMPI_Pack(buf, count, type, copy, size, pos, comm);
-	*pos = ts * count;
-	vr_fold_unpacked((size_t)*pos);
-	return MPI_SUCCESS;
+	int size = 0;
+	void *data = folded_data(buf, count, type, copy, bytes);
+	if (data != NULL)
+		return data;
+	*bytes = 0;
+	if (PMPI_Pack_size(count, type, comm, &size) != MPI_SUCCESS ||
+	    (*copy = malloc(size > 0 ? (size_t)size : 1)) == NULL ||
+	    PMPI_Pack(buf, count, type, *copy, size, bytes, comm) != MPI_SUCCESS)
+		return NULL;
+	return *copy;
 }
 
 /* Returns MPI_SUCCESS, or the error of a send that could not be buffered
@@ -90,8 +98,8 @@ int vr_bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, M
              MPI_Request *req)
 {
 	vr_bsend_progress();
-	int size = 0, pos = 0;
-	void *copy = NULL;
+	int bytes = 0;
+	void *copy = NULL, *data;
 	if (nout == capout) {
 		int ncap = capout ? 2 * capout : 64;
 		outstanding *t = realloc(out, (size_t)ncap * sizeof *t);
@@ -100,14 +108,12 @@ int vr_bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, M
 		out = t;
 		capout = ncap;
 	}
-	if (PMPI_Pack_size(count, type, comm, &size) != MPI_SUCCESS ||
-	    (copy = malloc(size > 0 ? (size_t)size : 1)) == NULL ||
-	    pack(buf, count, type, copy, size, &pos, comm) != MPI_SUCCESS) {
+	if ((data = packed(buf, count, type, comm, &copy, &bytes)) == NULL) {
 		free(copy);
 		return PMPI_Isend(buf, count, type, dest, tag, comm, req);
 	}
 	MPI_Request r;
-	int rc = PMPI_Isend(copy, pos, MPI_PACKED, dest, tag, comm, &r);
+	int rc = PMPI_Isend(data, bytes, MPI_PACKED, dest, tag, comm, &r);
 	if (rc != MPI_SUCCESS) {
 		free(copy);
 		return rc;

@@ -219,24 +219,44 @@ size_t vr_fold_size(const void *p)
 	return n;
 }
 
-int vr_fold_holds(const void *p, size_t len)
+/* The base of the folded block that holds [a, a + len), or 0. */
+static uintptr_t holding(uintptr_t a, size_t len)
 {
-	uintptr_t a = (uintptr_t)p;
 	if (a < lo || a >= hi || len > hi - a)
 		return 0;
 	while (atomic_flag_test_and_set(&fold_lock))
 		;
-	int in = 0;
-	for (size_t i = 0; i < nblocks && !in; i++)
-		in = a >= blocks[i].base && a + len <= blocks[i].base + blocks[i].len;
+	uintptr_t base = 0;
+	for (size_t i = 0; i < nblocks && base == 0; i++)
+		if (a >= blocks[i].base && a + len <= blocks[i].base + blocks[i].len)
+			base = blocks[i].base;
 	atomic_flag_clear(&fold_lock);
-	return in;
+	return base;
 }
 
-void vr_fold_unpacked(size_t bytes)
+/* Every block maps the shared buffer from its start, FOLD_CHUNK after
+ * FOLD_CHUNK, so a byte's page is fixed by its offset in its block
+ * modulo FOLD_CHUNK: a new block, entered at p's offset, holds p's very
+ * bytes, copied by no one. */
+void *vr_fold_alias(const void *p, size_t len, void **block)
 {
-	if (fold_shm != NULL)
-		atomic_fetch_add(&fold_shm->unpacked_bytes, bytes);
+	uintptr_t a = (uintptr_t)p, base = holding(a, len);
+	if (base == 0)
+		return NULL;
+	size_t off = (a - base) % FOLD_CHUNK, page = 4096;
+	size_t need = (off + len + page - 1) / page * page;
+	fold_block b = obtain(need);
+	if (b.base == 0)
+		return NULL;
+	b.bytes = need;
+	if (!add_block(b)) {
+		munmap((void *)b.base, b.len);
+		return NULL;
+	}
+	count((long long)need);
+	atomic_fetch_add(&fold_shm->unpacked_bytes, len);
+	*block = (void *)b.base;
+	return (char *)b.base + off;
 }
 
 int vr_fold_free(void *p)
