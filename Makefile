@@ -372,7 +372,7 @@ e2e: all
 	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/e2e/mw_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/adapt_test.sh
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/e2e/vclock_test.sh
-	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) tests/e2e/skip_test.sh
+	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) OBJ=$(OBJ) tests/e2e/skip_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/predict_test.sh
 	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/e2e/mmm_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/hpl_test.sh

@@ -32,6 +32,12 @@
  *   iprobe N                2 ranks on one machine: rank 0 does two
  *                           DGEMMs of order N and sends; rank 1 spins on
  *                           MPI_Iprobe, then receives: 4N^3 / speed
+ *   folded BYTES OFFSET     2 ranks: rank 0 writes a pattern at OFFSET in
+ *                           a block it mallocs (folded under compute:
+ *                           skip when large) and sends those BYTES; rank 1
+ *                           receives them into calloc'd memory (never
+ *                           folded) and prints "vclock-folded same=1" if
+ *                           they are the pattern (0 if not)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
@@ -63,6 +69,30 @@ static void pingpong(char *sbuf, char *rbuf, int bytes, int peer)
 	}
 }
 
+static unsigned char pattern(size_t i)
+{
+	return (unsigned char)(i * 7 + 3);
+}
+
+static int folded(size_t bytes, size_t offset)
+{
+	unsigned char *p = rank == 0 ? malloc(bytes + offset) : calloc(bytes, 1);
+	if (p == NULL)
+		return 1;
+	if (rank == 0) {
+		for (size_t i = 0; i < bytes; i++)
+			p[offset + i] = pattern(i);
+		MPI_Send(p + offset, (int)bytes, MPI_BYTE, 1, 9, MPI_COMM_WORLD);
+	} else {
+		MPI_Recv(p, (int)bytes, MPI_BYTE, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		size_t i = 0;
+		while (i < bytes && p[i] == pattern(i))
+			i++;
+		printf("vclock-folded same=%d\n", i == bytes);
+	}
+	return 0;
+}
+
 static double mono(void)
 {
 	struct timespec ts;
@@ -83,6 +113,11 @@ int main(int argc, char **argv)
 	}
 	const char *mode = argv[1];
 	int bytes = 0, iters = 0, n = 0;
+	if (strcmp(mode, "folded") == 0 && argc == 4 && size == 2) {
+		int rc = folded((size_t)atol(argv[2]), (size_t)atol(argv[3]));
+		MPI_Finalize();
+		return rc;
+	}
 	if ((strcmp(mode, "pingpong") == 0 || strcmp(mode, "bcast") == 0 ||
 	     strcmp(mode, "allreduce") == 0) && argc == 4) {
 		bytes = atoi(argv[2]);
