@@ -56,23 +56,34 @@ int vr_bsend_outstanding(void)
 	return nout;
 }
 
-/* Contiguous data in folded memory (compute: skip, fold.c) is sent from
- * a folded block whose pages are its own (vr_fold_alias): the same bytes
- * as packing them, without the copy.  A ring hop's sender packed a 1-2 MB
- * panel before its send, on the critical path: a 256-rank LU (n = 8192,
- * 1 x 256) took 148-157 s with the copies, 124-135 s without.  Data with
- * holes is packed (MPI_Pack gathers it). */
+/* Data in folded memory (compute: skip, fold.c) is not packed.  A ring
+ * hop's sender packed a 1-2 MB panel before its send, on the critical
+ * path: a 256-rank LU (n = 8192, 1 x 256) took 148-157 s with the copies,
+ * 124-135 s without.  Contiguous data goes out of a folded block whose
+ * pages are its own (vr_fold_alias): the very bytes packing would give
+ * (HPL sends its pivots inside its panel).  Strided data (a panel inside
+ * its matrix) goes out as a buffer of its size: gathering it is the copy
+ * avoided, and its values are the shared buffer's garbage already (other
+ * blocks map the same pages); sending only what was contiguous, the same
+ * LU took 143-151 s. */
 static void *folded_data(const void *buf, int count, MPI_Datatype type, void **block, int *bytes)
 {
 	MPI_Aint lb, extent, tlb, textent;
 	int ts = 0;
 	if (count <= 0 || PMPI_Type_get_extent(type, &lb, &extent) != MPI_SUCCESS ||
 	    PMPI_Type_get_true_extent(type, &tlb, &textent) != MPI_SUCCESS ||
-	    PMPI_Type_size(type, &ts) != MPI_SUCCESS || extent != ts || textent != ts ||
+	    PMPI_Type_size(type, &ts) != MPI_SUCCESS || extent < 0 || textent < 0 ||
 	    (long long)ts * count > INT_MAX)
 		return NULL;
+	const char *data = (const char *)buf + tlb;
+	size_t span = (size_t)(count - 1) * (size_t)extent + (size_t)textent;
 	*bytes = ts * count;
-	return vr_fold_alias((const char *)buf + tlb, (size_t)*bytes, block);
+	if (extent == ts && textent == ts)
+		return vr_fold_alias(data, span, block);
+	if (!vr_fold_holds(data, span) || (*block = malloc((size_t)*bytes + 1)) == NULL)
+		return NULL;
+	vr_fold_unpacked((size_t)*bytes);
+	return *block;
 }
 
 /* The data to send, packed into *copy (malloc'd) or seen in folded

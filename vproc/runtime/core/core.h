@@ -77,6 +77,8 @@ size_t vr_fold_size(const void *p);   /* 0: not folded */
  * block (freed with free(*block)) without being copied; NULL if p is not
  * folded or no block could be had.  Counted in unpacked_bytes. */
 void *vr_fold_alias(const void *p, size_t len, void **block);
+int vr_fold_holds(const void *p, size_t len);   /* 1: inside one folded block */
+void vr_fold_unpacked(size_t bytes);   /* counts bytes sent uncopied */
 /* Book `flops` of work to this segment, in place of `cpu_ns` of CPU time. */
 void vr_charge_flops(double flops, unsigned long long cpu_ns);
 /* Wake-ups: after a message to dest was posted.  NULL when no segment. */

@@ -234,6 +234,17 @@ static uintptr_t holding(uintptr_t a, size_t len)
 	return base;
 }
 
+int vr_fold_holds(const void *p, size_t len)
+{
+	return holding((uintptr_t)p, len) != 0;
+}
+
+void vr_fold_unpacked(size_t bytes)
+{
+	if (fold_shm != NULL)
+		atomic_fetch_add(&fold_shm->unpacked_bytes, bytes);
+}
+
 /* Every block maps the shared buffer from its start, FOLD_CHUNK after
  * FOLD_CHUNK, so a byte's page is fixed by its offset in its block
  * modulo FOLD_CHUNK: a new block, entered at p's offset, holds p's very
