@@ -174,6 +174,27 @@ static fold_block obtain(size_t len)
 	return p ? (fold_block){ (uintptr_t)p, len, 0 } : (fold_block){ 0, 0, 0 };
 }
 
+static size_t page_up(size_t len)
+{
+	size_t page = 4096;
+	return (len + page - 1) / page * page;
+}
+
+/* A new live block of at least len bytes, counted as bytes; its base, or 0. */
+static uintptr_t new_block(size_t len, size_t bytes)
+{
+	fold_block b = obtain(page_up(len));
+	if (b.base == 0)
+		return 0;
+	b.bytes = bytes;
+	if (!add_block(b)) {
+		munmap((void *)b.base, b.len);
+		return 0;
+	}
+	count((long long)bytes);
+	return b.base;
+}
+
 void *vr_fold_alloc(size_t bytes, const void *caller)
 {
 	static _Thread_local int inside;   /* dladdr's own allocations */
@@ -182,19 +203,7 @@ void *vr_fold_alloc(size_t bytes, const void *caller)
 	inside = 1;
 	int ok = caller_foldable(caller);
 	inside = 0;
-	if (!ok)
-		return NULL;
-	size_t page = 4096;
-	fold_block b = obtain((bytes + page - 1) / page * page);
-	if (b.base == 0)
-		return NULL;
-	b.bytes = bytes;
-	if (!add_block(b)) {
-		munmap((void *)b.base, b.len);
-		return NULL;
-	}
-	count((long long)bytes);
-	return (void *)b.base;
+	return ok ? (void *)new_block(bytes, bytes) : NULL;
 }
 
 /* The folded block at p: its index, or -1 (then p is libc's).  Under the lock. */
@@ -254,20 +263,14 @@ void *vr_fold_alias(const void *p, size_t len, void **block)
 	uintptr_t a = (uintptr_t)p, base = holding(a, len);
 	if (base == 0)
 		return NULL;
-	size_t off = (a - base) % FOLD_CHUNK, page = 4096;
-	size_t need = (off + len + page - 1) / page * page;
-	fold_block b = obtain(need);
-	if (b.base == 0)
+	size_t off = (a - base) % FOLD_CHUNK;
+	size_t need = page_up(off + len);
+	uintptr_t b = new_block(need, need);
+	if (b == 0)
 		return NULL;
-	b.bytes = need;
-	if (!add_block(b)) {
-		munmap((void *)b.base, b.len);
-		return NULL;
-	}
-	count((long long)need);
-	atomic_fetch_add(&fold_shm->unpacked_bytes, len);
-	*block = (void *)b.base;
-	return (char *)b.base + off;
+	vr_fold_unpacked(len);
+	*block = (void *)b;
+	return (char *)b + off;
 }
 
 int vr_fold_free(void *p)
