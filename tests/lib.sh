@@ -51,6 +51,25 @@ mpi_run() {
 	rc=$?
 }
 
+# vclock_yaml NAME MACHINES(name:cycle,...) B EMULATE ARGS...: $tmp/NAME.yaml
+# running the test program tests/e2e/mpi/vclock ($VCLOCK) with ARGS
+vclock_yaml() {
+	local name=$1 machines=$2 B=$3 emu=$4; shift 4
+	{
+		echo "name: $name"
+		echo "machines:"
+		for m in ${machines//,/ }; do echo "  - {name: ${m%%:*}, cycle_time: ${m#*:}}"; done
+		echo "B: $B"
+		echo "n: 64"
+		echo "nb: 16"
+		echo "kernel: exec"
+		echo "program: $VCLOCK"
+		echo "args: [$(IFS=,; echo "$*")]"
+		echo "emulate: $emu"
+		echo "timeout: 120"
+	} >"$tmp/$name.yaml"
+}
+
 field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p" <<<"$2"; }
 
 patterns_yaml() {

@@ -135,20 +135,7 @@ fi
 # would carry other bytes); and the hl-driver's vclock program is in OBJ.
 VCLOCK=${VCLOCK:-${OBJ:-build/release}/tests/e2e/mpi/vclock}
 case $VCLOCK in /*) ;; *) VCLOCK=$PWD/$VCLOCK ;; esac
-cat >"$tmp/fsend.yaml" <<YAML
-name: fsend
-machines:
-  - {name: a, cycle_time: 1}
-  - {name: b, cycle_time: 1}
-B: 2
-n: 64
-nb: 16
-kernel: exec
-program: $VCLOCK
-args: [folded, 3145728, 12345]
-emulate: {mflops: 1000, cycle_time: 1, clock: virtual, compute: skip}
-timeout: 120
-YAML
+vclock_yaml fsend "a:1,b:1" 2 "{mflops: 1000, cycle_time: 1, clock: virtual, compute: skip}" folded 3145728 12345
 if run fsend; then
 	got="$(grep -h 'vclock-folded' "$tmp/run-fsend/log.txt") $(res fsend "d['emulation']['unpacked_bytes']")"
 	check "3 MiB sent from folded memory arrive intact, uncopied ($got)" [ "$got" = "vclock-folded same=1 3145728" ]

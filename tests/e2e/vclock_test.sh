@@ -29,24 +29,6 @@ trap '[ -n "$hog" ] && kill $hog 2>/dev/null; rm -rf "$tmp"' EXIT
 # within A B REL: |A - B| <= REL * |B|
 within() { awk -v a="$1" -v b="$2" -v r="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; if (b < 0) b = -b; exit !(d <= r * b) }'; }
 
-# exec_yaml NAME MACHINES(name:cycle,...) B EMULATE ARGS...
-exec_yaml() {
-	local name=$1 machines=$2 B=$3 emu=$4; shift 4
-	{
-		echo "name: $name"
-		echo "machines:"
-		for m in ${machines//,/ }; do echo "  - {name: ${m%%:*}, cycle_time: ${m#*:}}"; done
-		echo "B: $B"
-		echo "n: 64"
-		echo "nb: 16"
-		echo "kernel: exec"
-		echo "program: $VCLOCK"
-		echo "args: [$(IFS=,; echo "$*")]"
-		echo "emulate: $emu"
-		echo "timeout: 120"
-	} >"$tmp/$name.yaml"
-}
-
 # vtime RUNDIR [RANK]: the largest time printed (or that rank's)
 vtime() {
 	awk -v r="${2:-}" '$1 == "vclock" {
@@ -70,7 +52,7 @@ run_to() {  # NAME OUT [hetlaunch options]: into $tmp/run-OUT
 # sanitizers) is not charged, and MPI_Wtime and clock_gettime must agree
 # to the nanosecond, whatever the build.
 EMU="{mflops: 4000, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: virtual, cpu_time: false}"
-exec_yaml pp "a:1,b:1" 2 "$EMU" pingpong 125000 10
+vclock_yaml pp "a:1,b:1" 2 "$EMU" pingpong 125000 10
 if run pp; then
 	t0=$(vtime "$tmp/run-pp" 0); t1=$(vtime "$tmp/run-pp" 1)
 	if within "$t0" 0.202 0.005 && within "$t1" 0.202 0.005; then
@@ -97,7 +79,7 @@ fi
 # has its ports (2 K w = 0.2 s), on a bus (latency 0) the four messages
 # of a round share it and the last pair ends at 4 K w = 0.4 s.
 for net in switch bus; do
-	exec_yaml "pp4$net" "a:1,b:1,c:1,d:1" 4 \
+	vclock_yaml "pp4$net" "a:1,b:1,c:1,d:1" 4 \
 		"{mflops: 4000, cycle_time: 1, bandwidth_mbps: 100, network: $net, clock: virtual}" \
 		pingpong 125000 10
 	want=0.2; [ $net = bus ] && want=0.4
@@ -116,7 +98,7 @@ done
 # ring: 3 machines at 4000, 2000, 1000 Mflop/s, DGEMM of order 100 (2e6
 # flops: 0.5, 1, 2 ms), 125000 bytes at 100 Mb/s (10 ms), 100 us: the
 # slowest machine paces it, 20 x (2 + 10) ms = 0.240 s on its rank.
-exec_yaml ring "f:1,m:2,s:4" 3 "$EMU" ring 125000 20 100
+vclock_yaml ring "f:1,m:2,s:4" 3 "$EMU" ring 125000 20 100
 if run ring --baseline cyclic; then
 	slow=$(awk '$1 == "hetlaunch-rank-machine" {print}' "$tmp/run-ring/log.txt" >/dev/null; \
 		python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['ranks']; print([x['rank'] for x in r if x['machine']=='s'][0])" "$tmp/run-ring/report.json")
@@ -133,7 +115,7 @@ fi
 # share: 2 machines of 1000 Mflop/s, B = 4 (two ranks on each), 10
 # DGEMMs of order 100 (2 ms) per rank: a machine does 2 x 10 x 2 ms = 40 ms.
 # cpu_time: false: only the DGEMMs are charged, not the start-up around them.
-exec_yaml share "a:1,b:1" 4 "{mflops: 1000, cycle_time: 1, clock: virtual, cpu_time: false}" share 10 100
+vclock_yaml share "a:1,b:1" 4 "{mflops: 1000, cycle_time: 1, clock: virtual, cpu_time: false}" share 10 100
 if run share; then
 	# from the first start to the last end (which sibling goes first
 	# is decided by the clocks and ranks: vorder.c)
@@ -158,7 +140,7 @@ fi
 # (twice as much over the ranks alone).
 EMUBUS="{mflops: 4000, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, network: bus, clock: virtual, cpu_time: false}"
 for coll in bcast:0.1001 allreduce:0.202; do
-	exec_yaml "${coll%%:*}" "a:1,b:1" 4 "$EMUBUS" "${coll%%:*}" 125000 10
+	vclock_yaml "${coll%%:*}" "a:1,b:1" 4 "$EMUBUS" "${coll%%:*}" 125000 10
 	if run "${coll%%:*}"; then
 		t=$(vtime "$tmp/run-${coll%%:*}")
 		if within "$t" "${coll#*:}" 0.01; then
@@ -177,7 +159,7 @@ done
 # MPI_ANY_SOURCE receives take rank 2's message first, which arrives first
 # in virtual time though last in real time.  With the ordering off
 # (HETLAUNCH_VORDER=0) MPI's real order shows: rank 1 first.
-exec_yaml wild "a:1,b:1,c:1" 3 "{mflops: 1000, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: virtual, cpu_time: false}" wildcard 200
+vclock_yaml wild "a:1,b:1,c:1" 3 "{mflops: 1000, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: virtual, cpu_time: false}" wildcard 200
 wild_order() { awk '$1 == "vclock-wildcard" { print $2, $3 }' "$tmp/run-$1/log.txt"; }
 run wild
 if [ "$(wild_order wild)" = "first=2 second=1" ]; then
@@ -197,7 +179,7 @@ fi
 # 1000 Mflop/s) and sends 4 bytes (within the machine: no network time):
 # rank 1 gets them at 32 ms, in order.  Not interposed, the spinning rank counted as computing at its
 # clock and rank 0's second booking waited for it for ever (timed out).
-exec_yaml ipr "a:1" 2 "{mflops: 1000, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: virtual, cpu_time: false}" iprobe 200
+vclock_yaml ipr "a:1" 2 "{mflops: 1000, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: virtual, cpu_time: false}" iprobe 200
 if timeout 30 "$HETLAUNCH" run "$tmp/ipr.yaml" --quiet --out "$tmp/run-ipr" 2>"$tmp/ipr.err"; then
 	t1=$(vtime "$tmp/run-ipr" 1)
 	ooo=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['emulation']['out_of_order'])" "$tmp/run-ipr/report.json")
@@ -266,24 +248,12 @@ fi
 
 # A long emulation shows how far it has come: a progress line every
 # HETLAUNCH_PROGRESS_S (10 s by default) with the slowest rank's virtual
-# time; none under --quiet.  About 3 s of BLAS at n = 3072.
-cat >"$tmp/prog.yaml" <<YAML
-name: prog
-machines:
-  - {name: a, cycle_time: 1}
-  - {name: b, cycle_time: 2}
-layout: 1d
-B: 6
-kernel: lu
-n: 3072
-nb: 32
-emulate: {mflops: 300, cycle_time: 1, clock: virtual, cpu_time: false}
-timeout: 300
-YAML
+# time; none under --quiet.  Seconds of BLAS at n = 3072.
+lu_yaml prog 3072 ", clock: virtual, cpu_time: false"
 if HETLAUNCH_PROGRESS_S=0.5 run_to prog progq && mv "$tmp/prog.err" "$tmp/progq.err" &&
 	HETLAUNCH_PROGRESS_S=0.5 "$HETLAUNCH" run "$tmp/prog.yaml" --out "$tmp/run-prog" >/dev/null 2>"$tmp/prog.err"; then
 	line=$(grep -m1 'hetlaunch-progress' "$tmp/prog.err")
-	if echo "$line" | grep -Eq '^\[ *[0-9.]+s\] hetlaunch-progress: emulated [0-9]+\.[0-9]{6} s \(the slowest rank\), [0-5] of 6 ranks finished$' &&
+	if echo "$line" | grep -Eq '^\[ *[0-9.]+s\] hetlaunch-progress: emulated [0-9]+\.[0-9]{6} s \(the slowest rank\), [0-8] of 9 ranks finished$' &&
 		! grep -q hetlaunch-progress "$tmp/progq.err"; then
 		ok "progress while the job runs: $line"
 	else
@@ -385,13 +355,13 @@ ranks_ok() {
 	else bad "$1: ranks[] from the runtime: $got"; fi
 }
 for clk in "virtual, cpu_time: false" real; do
-	exec_yaml "acct${clk%%,*}" "a:1,b:1,c:1" 3 "{mflops: 500, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: $clk}" wildcard 400
+	vclock_yaml "acct${clk%%,*}" "a:1,b:1,c:1" 3 "{mflops: 500, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: $clk}" wildcard 400
 	if run "acct${clk%%,*}"; then ranks_ok "silent program, clock: $clk" "$tmp/run-acct${clk%%,*}" "$([ "${clk%%,*}" = virtual ] && echo 0.001 || echo 0.1)" 0.243
 	else bad "silent program, clock: $clk: exit $?: $(tail -3 "$tmp/acct${clk%%,*}.err")"; fi
 done
 # Not emulated: the runtime still counts in real time (the segment of the
 # wake-ups); --no-preload: nobody counts, null with the reason.
-exec_yaml acctplain "a:1,b:1,c:1" 3 false wildcard 400
+vclock_yaml acctplain "a:1,b:1,c:1" 3 false wildcard 400
 sed -i 's/cycle_time: 1}/cycle_time: 1, host: localhost}/' "$tmp/acctplain.yaml"
 if run acctplain; then ranks_ok "silent program, not emulated" "$tmp/run-acctplain" 0.1 0
 else bad "silent program, not emulated: exit $?: $(tail -3 "$tmp/acctplain.err")"; fi
@@ -400,7 +370,7 @@ if run_to acctplain acctnp --no-preload; then
 	check "--no-preload: ranks[] null, said why ($got)" test "$got" = "None None True"
 else bad "silent program, --no-preload: exit $?: $(tail -3 "$tmp/acctplain.err")"; fi
 # compare on a silent program draws the balance picture from those figures.
-exec_yaml acctcmp "fast:1,slow:2" 3 "{mflops: 500, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: virtual}" ring 1000 4 200
+vclock_yaml acctcmp "fast:1,slow:2" 3 "{mflops: 500, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: virtual}" ring 1000 4 200
 "$HETLAUNCH" compare "$tmp/acctcmp.yaml" --quiet --out "$tmp/cmp-acct" >/dev/null 2>"$tmp/acctcmp.err"
 rc=$?
 if [ $rc -eq 0 ] && [ "$(head -c 4 "$tmp/cmp-acct/balance.png" 2>/dev/null | tail -c 3)" = PNG ] &&
