@@ -344,7 +344,14 @@ $(OBJ)/tests/unit/test_kernels: $(OBJ)/tests/unit/test_kernels.o \
 # `make check` installs what is missing first, so that it works on a fresh
 # machine; the build itself then runs in a sub-make that sees the packages.
 check: deps
-	$(Q)$(MAKE) --no-print-directory unit cli e2e $(if $(LIBRT_SAN),rt-san)
+	$(Q)$(MAKE) --no-print-directory depcheck unit cli e2e $(if $(LIBRT_SAN),rt-san)
+
+# Every program and library the code, tests and experiments call comes from
+# a package scripts/install-deps installs (scripts/packages.txt), so that a
+# machine with more packages cannot hide a missing one.
+.PHONY: depcheck
+depcheck:
+	$(Q)tests/deps_test.sh
 
 unit: $(TEST_BIN)
 	$(Q)fail=0; for t in $(TEST_BIN); do echo "== $$t"; $$t || fail=1; done; exit $$fail
