@@ -103,7 +103,8 @@ HL_RING   := $(OUT)/lib/hetlaunch/hl-ring
 HLMW      := $(OUT)/lib/hetlaunch/hl-mw
 HL_MMM    := $(OUT)/lib/hetlaunch/hl-mmm
 HL_MMM_OMPI := $(OUT)/lib/hetlaunch/openmpi/hl-mmm
-MPI_TESTS := $(OBJ)/tests/e2e/mpi/patterns $(OBJ)/tests/e2e/mpi/vclock
+MPI_TESTS := $(OBJ)/tests/e2e/mpi/patterns $(OBJ)/tests/e2e/mpi/vclock $(OBJ)/tests/e2e/mpi/spin \
+             $(OBJ)/tests/e2e/mpi-openmpi/spin
 
 all: $(BIN) $(LIBRT) $(PROBE) $(DRIVER) $(HL_RING) $(MPI_TESTS) $(HLMW) \
      $(LIBRT_OMPI) $(PROBE_OMPI) $(DRIVER_OMPI) $(HL_RING_OMPI) $(HLMW_OMPI) \
@@ -281,6 +282,11 @@ $(OBJ)/tests/e2e/mpi/%: tests/e2e/mpi/%.c
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -O1 -Wall -Wextra -Wno-stringop-overflow $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas
 
+$(OBJ)/tests/e2e/mpi-openmpi/%: tests/e2e/mpi/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  MPICC   $< (openmpi)")
+	$(Q)$(CC) -std=c11 -O1 -Wall -Wextra -Wno-stringop-overflow $(OMPI_CFLAGS) -o $@ $< $(OMPI_LIBS) -lblas
+
 # --- tests ----------------------------------------------------------------
 $(OBJ)/tests/%.o: tests/%.c
 	@mkdir -p $(@D)
@@ -383,6 +389,7 @@ e2e: all
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/predict_test.sh
 	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/e2e/mmm_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/hpl_test.sh
+	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/e2e/spin_test.sh
 
 rt-san: all $(LIBRT_SAN) $(PATTERNS_SAN)
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBRT) PRELOAD_SAN=$(LIBRT_SAN) \

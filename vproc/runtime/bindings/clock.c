@@ -75,10 +75,8 @@ static int virtual_timespec(clockid_t id, struct timespec *ts, const void *ret)
 	if (inside || !caller_is_program(ret))
 		return -1;
 	inside = 1;
-	vr_enter();
 	unsigned long long t = vr_vt_base_ns(id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE) +
-	                       vr_vt_ns();
-	vr_exit();
+	                       vr_vt_read();
 	inside = 0;
 	ts->tv_sec = (time_t)(t / 1000000000ull);
 	ts->tv_nsec = (long)(t % 1000000000ull);

@@ -81,6 +81,9 @@ int vr_fold_holds(const void *p, size_t len);   /* 1: inside one folded block */
 void vr_fold_unpacked(size_t bytes);   /* counts bytes sent uncopied */
 /* Book `flops` of work to this segment, in place of `cpu_ns` of CPU time. */
 void vr_charge_flops(double flops, unsigned long long cpu_ns);
+/* Virtual ns of compute the current segment charges besides its models
+ * (a clock poll's tick, vclock.c). */
+void vr_charge_ns(unsigned long long ns);
 /* Wake-ups: after a message to dest was posted.  NULL when no segment. */
 void vr_wake(MPI_Comm comm, int dest);
 void vr_wake_rank(int world_rank);
@@ -128,8 +131,11 @@ void vr_vt_compute(unsigned long long work);   /* a segment's charged work */
 void vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
 /* After a receive completed: take its stamp, move the clock. */
 void vr_vt_recv(MPI_Comm comm, const MPI_Status *st);
-double vr_vt_wtime(void);
 unsigned long long vr_vt_ns(void);
+/* A clock read of the program's (MPI_Wtime, the wall clocks): enters and
+ * exits the runtime itself; a poll (the clock where the last read left
+ * it) first charges a tick, so that reads are strictly monotonic. */
+unsigned long long vr_vt_read(void);
 /* The time base of the wall clocks (realtime: CLOCK_REALTIME's, else
  * CLOCK_MONOTONIC's) that the virtual clock counts from. */
 unsigned long long vr_vt_base_ns(int realtime);

@@ -279,6 +279,12 @@ void vr_charge_flops(double flops, unsigned long long cpu_ns)
 	seg_cpu_excluded += cpu_ns;
 }
 
+void vr_charge_ns(unsigned long long ns)
+{
+	if (emulating)
+		seg_flop_ns += ns;
+}
+
 static unsigned long ncalls;
 
 unsigned long vr_calls(void)
