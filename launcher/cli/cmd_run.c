@@ -105,6 +105,11 @@ static void print_summary(const hl_config *cfg, const hl_run *run)
 	        run->baseline ? "cyclic" : "hetero", run->passed ? "PASSED" : "FAILED");
 	for (size_t i = 0; i < run->results.nresults; i++)
 		print_result(&run->results.results[i]);
+	if (cfg->kernel == HL_KERNEL_HPL && run->hpl_wall >= 0)
+		fprintf(stderr, "  hpcc: HPL's section %.1f s of the job's %.1f s wall time (%s)\n",
+		        run->hpl_wall, run->job.elapsed,
+		        run->hpl_only ? "MPIRandomAccess, its LCG variant and PTRANS skipped"
+		                      : "all of hpcc's benchmarks run");
 	if (run->predicted_time > 0 && run->time > 0)
 		fprintf(stderr, "  predicted %.3f s at the emulated speeds; measured / predicted "
 		        "= %.2f\n", run->predicted_time, run->time / run->predicted_time);

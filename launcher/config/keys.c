@@ -189,6 +189,8 @@ const hl_key_def hl_keys[] = {
 	HPL("equilibration", HL_KT_BOOL, 0, 0, NULL, HPLS(equilibration), "true",
 	    "equilibrate the long swap"),
 	HPL("alignment", HL_KT_SIZE, 1, 4096, NULL, HPLS(alignment), "8", "memory alignment, in doubles"),
+	HPL("all_benchmarks", HL_KT_BOOL, 0, 0, NULL, HPLS(all_benchmarks), "false",
+	    "run all of hpcc, not only HPL (which hpcc runs last)"),
 	/* an inputs: entry (kernel exec) */
 	{ HL_KS_INPUTS, "file", HL_KT_IDENT, NULL, "exec", 0, 0, NULL, 0, "",
 	  "required: the file's name in the run directory" },

@@ -38,6 +38,9 @@ typedef struct {
 	int l1_notrans, u_notrans;   /* 0: transposed form */
 	int equilibration;
 	size_t alignment;     /* in doubles */
+	/* Not HPL's: run hpcc's fifteen other benchmarks too (the runtime
+	 * skips the costly ones otherwise: vproc/runtime/core/sections.c). */
+	int all_benchmarks;
 } hl_hpl_settings;
 
 void hl_hpl_defaults(hl_hpl_settings *s);

@@ -40,6 +40,8 @@ typedef struct {
 	size_t *rank_machine;    /* [nranks] config index of each rank's machine */
 	hl_placement placement;  /* where each rank said it ran (placement.h) */
 	char **job_env;          /* NAME=VALUE the launcher was started with (srun), or NULL */
+	double hpl_wall;         /* kernel: hpl: HPL's section in wall s; < 0 not seen */
+	int hpl_only;            /* kernel: hpl: hpcc's costly other benchmarks skipped */
 	const char *ranks_source;   /* results.ranks from: "program", "runtime", or NULL */
 	char ranks_missing[192];    /* when NULL: why there are none */
 } hl_run;

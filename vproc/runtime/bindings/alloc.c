@@ -5,10 +5,13 @@
  * rest, and everything without compute: skip, is glibc's.  calloc is never
  * folded (its zeros are a promise programs rely on for counts and
  * indices), nor are the aligned allocations; malloc_usable_size must not
- * be asked about a folded block.  Not in the sanitized runtime: ASan owns
- * the allocator.
+ * be asked about a folded block.  Under kernel: hpl, hpcc's rank 0 is
+ * refused the large allocations of the benchmarks it was not asked to run
+ * (core/sections.c).  Not in the sanitized runtime: ASan owns the
+ * allocator.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,10 @@ extern void __libc_free(void *);
 
 void *malloc(size_t bytes)
 {
+	if (vr_sections_on() && vr_section_refuses(bytes, __builtin_return_address(0))) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	void *p = vr_fold_alloc(bytes, __builtin_return_address(0));
 	return p ? p : __libc_malloc(bytes);
 }

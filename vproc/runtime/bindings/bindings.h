@@ -9,6 +9,8 @@
  *   blas.c          DGEMM and the level-2/3 kernels charged by their flops
  *   clock.c         clock_gettime, gettimeofday under the virtual clock
  *   ucx.c           MPICH 4.0.2's finalize over UCX (MPICH build only)
+ *   alloc.c         malloc: folded blocks (compute: skip), hpcc's skipped sections
+ *   stdio.c         the program's writes, for hpcc's sections (core/sections.c)
  */
 #ifndef VR_BINDINGS_H
 #define VR_BINDINGS_H

@@ -18,6 +18,7 @@
  *   realtime.c the real clocks, for the runtime itself
  *   placement.c the rank's host, said at MPI_Init
  *   account.c  each rank's compute and wait seconds, for hetlaunch
+ *   sections.c hpcc's sections: only those asked for (kernel: hpl)
  */
 #ifndef VR_CORE_H
 #define VR_CORE_H
@@ -203,5 +204,12 @@ void vr_account_init(void *rank_slot);   /* inside MPI_Init */
 void vr_account_enter(void);             /* after the segment was charged */
 void vr_account_exit(void);
 void vr_account_finalize(void);
+
+/* sections.c: hpcc's other benchmarks skipped (HETLAUNCH_HPCC_RUN) */
+int vr_sections_on(void);
+void vr_section_seen(const char *text, size_t len);   /* a write of the program's */
+/* 1: refuse this allocation (rank 0 inside a section to skip). */
+int vr_section_refuses(size_t bytes, const void *caller);
+unsigned long vr_sections_refused(void);
 
 #endif
