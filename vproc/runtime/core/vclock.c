@@ -248,25 +248,27 @@ unsigned long long vr_vt_base_ns(int realtime)
  * A program that polls its clock with nothing between the reads (a timer
  * calibration, STREAM's checktick, `while (MPI_Wtime() < t)`) charges
  * nothing while it spins when only the flop models move the clock
- * (emulate: {cpu_time: false}), and would wait for ever.  So a read that
- * finds the clock where the last read left it charges a tick of compute
- * first: 1 ns, doubling while the reads follow each other with no MPI call
- * between, up to 1 ms.  Reads are then strictly monotonic, a loop that
- * waits for the clock to change sees it change at once, and a wait for any
- * time ends after a few dozen reads.  The tick is compute booked on the
- * machine like any other (the spinning rank holds its processor), so runs
- * stay deterministic; a program whose clock moves between two reads (any
- * charged compute, any message from another machine) never pays one. */
+ * (emulate: {cpu_time: false}), and would wait for ever.  So does a loop
+ * whose MPI calls cost nothing on that model -- hpcc's LatencyBandwidth
+ * lengthens a loop of ping-pongs between ranks of one machine (whose
+ * messages arrive at the sender's clock) until it lasts ten clock ticks.
+ * So a read that finds the clock where the last read left it charges a
+ * tick of compute first: 1 ns, doubling each time it happens again in a
+ * row, up to 1 ms.  Reads are then strictly monotonic, a loop that waits
+ * for the clock to change sees it change at once, and a wait for any time
+ * ends after a few dozen reads.  The tick is compute booked on the machine
+ * like any other (the spinning rank holds its processor), so runs stay
+ * deterministic; a program whose clock moves between two reads (any
+ * charged compute, any message from another machine) never pays one, and
+ * its next tick starts again from 1 ns. */
 #define POLL_TICK_MAX_NS 1000000ull
 
 unsigned long long vr_vt_read(void)
 {
 	static unsigned long long last_read = ~0ull, tick;
-	static unsigned long last_call;
 	vr_enter();   /* the compute before the read is charged first */
 	if (vt == last_read) {
-		int again = tick && vr_calls() == last_call + 1;
-		tick = !again ? 1 : tick < POLL_TICK_MAX_NS / 2 ? 2 * tick : POLL_TICK_MAX_NS;
+		tick = tick == 0 ? 1 : tick < POLL_TICK_MAX_NS / 2 ? 2 * tick : POLL_TICK_MAX_NS;
 		vr_exit();   /* the tick is compute, charged as the next segment's */
 		vr_charge_ns(tick);
 		vr_enter();
@@ -274,7 +276,6 @@ unsigned long long vr_vt_read(void)
 		tick = 0;
 	}
 	unsigned long long t = last_read = vt;
-	last_call = vr_calls();
 	vr_exit();
 	return t;
 }
