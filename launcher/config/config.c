@@ -659,8 +659,8 @@ static int load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 			rc = -1;
 		} else if (read_value(d, name, row, x, e) < 0)
 			rc = -1;
-		else if (strcmp(s, "cpu_time") == 0)
-			e->cpu_time_given = 1;   /* else its default depends on the clock */
+		else if (strcmp(s, "cpu_time") == 0)   /* else its default depends on the clock */
+			e->cpu_time_given = 1, e->cpu_time_loc = (hl_loc){ key->line, key->col };
 		else if (strcmp(s, "compute") == 0)
 			compute = key;
 	}
@@ -1282,9 +1282,10 @@ static int load_root(const char *path, diag *d, hl_config *cfg, yt_node **root)
  * (INTERFACE.md, "Emulation clock"), where the CPU time outside the modelled
  * BLAS moved lhpc's LU n = 1800 by 1-3% beside two CPU hogs.  kernel: exec
  * keeps it (its compute may be outside the BLAS), and so does kernel: hpl:
- * hpcc's STREAM reads its clock in a loop until it moves (checktick), which
- * with plain loops uncharged never ended; so does the real clock, whose
- * times move with the load anyway. */
+ * hpcc's LatencyBandwidth lengthens its loops of ping-pongs until they
+ * last ten clock ticks, and between ranks of one machine they cost nothing
+ * on the flop models (run.c refuses that case); so does the real clock,
+ * whose times move with the load anyway. */
 static void emu_defaults(hl_config *cfg)
 {
 	hl_emulation *e = &cfg->emu;

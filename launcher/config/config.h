@@ -54,6 +54,7 @@ typedef struct {
 	                         * (the default under clock: virtual, but for
 	                         * kernel: exec: config.c, emu_defaults) */
 	int cpu_time_given;     /* cpu_time: is in the file */
+	hl_loc cpu_time_loc;    /* ... where (run's refusals) */
 	int skip_compute;       /* compute: skip: the interposed BLAS are charged
 	                         * by their flop models and not run (virtual clock) */
 } hl_emulation;

@@ -686,11 +686,49 @@ static int job_runtime(job_state *j)
 
 /* An emulation this computer cannot run is refused before job_dir writes
  * anything, in a dry run too: this computer is measured for it then. */
+/* The machine holding two ranks of the job, or -1. */
+static long shared_machine(const hl_ranks *r, size_t nmachines)
+{
+	unsigned char *seen = calloc(nmachines ? nmachines : 1, 1);
+	long twice = -1;
+	for (size_t k = 0; seen && twice < 0 && k < r->nranks; k++)
+		if (seen[r->machine[k]]++)
+			twice = (long)r->machine[k];
+	free(seen);
+	return twice;
+}
+
+/* kernel: hpl under the virtual clock with cpu_time: false: hpcc's
+ * LatencyBandwidth (which cannot be skipped) lengthens its loops of
+ * ping-pongs, 1.5 times a round, until one lasts ten MPI_Wtick()s; between
+ * two ranks of one machine they cost nothing on the flop models, and only
+ * the clock's poll ticks end them (vproc/runtime/core/vclock.c): the
+ * 7-rank run of doc/design/virtual-clock.md was still there after 10
+ * minutes.  Refused before anything is written. */
+static int hpl_flops_only(job_state *j)
+{
+	const hl_config *cfg = j->cfg;
+	const hl_emulation *e = &cfg->emu;
+	if (cfg->kernel != HL_KERNEL_HPL || !e->virtual_clock || !e->no_cpu_time)
+		return 0;
+	long m = shared_machine(&j->ranks, cfg->nmachines);
+	if (m < 0)
+		return 0;
+	return fail(j->run, 2, "%s:%zu:%zu: emulate: cpu_time: false with kernel: hpl and two ranks "
+	            "on machine %s: hpcc's LatencyBandwidth times ping-pongs between them, which "
+	            "cost nothing without the CPU time, and lengthens them until they last ten "
+	            "clock ticks (minutes of wall time); leave cpu_time at its default (true) for "
+	            "kernel: hpl", cfg->file, e->cpu_time_loc.line, e->cpu_time_loc.col,
+	            cfg->machines[m].name);
+}
+
 static int job_speeds(job_state *j)
 {
 	hl_run *run = j->run;
 	if (!j->cfg->emulate)
 		return 0;
+	if (hpl_flops_only(j))
+		return run->status;
 	run->host_mflops = j->o->host_mflops > 0 ? j->o->host_mflops : hl_host_mflops();
 	int st = hl_emu_check(j->cfg, j->ranks.nranks, run->host_mflops, j->err, sizeof j->err);
 	return st ? fail(run, st, "%s", j->err) : 0;

@@ -11,7 +11,11 @@
 #   clock: virtual: the measured speedup against the predicted one (target
 #   >= 90% of it), and each run's efficiency, its Gflop/s over the sum of
 #   the two machines' Gflop/s alone (each run alone at the same n).
-# Why so few processes: hpcc's other benchmarks around HPL grow with them.
+#   Then the fresh-machine round's example: three machines (cycle times
+#   100, 170, 300), 1d B = 7, n = 1920, nb = 40: `compare`'s wall time
+#   (target: under 5 minutes with both runs PASSED; more than 9 minutes and
+#   no result when hpcc ran all its benchmarks) and each run's wall time
+#   split into HPL's section and the rest.
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 N=${BENCH_HPL_N:-1600}
@@ -75,5 +79,37 @@ print(f"hpl. compare, mixed cluster (1 old + 1 new, 2:1), hpcc n={n}, virtual cl
       f" efficiency cyclic {gc / s:.3f}, plan {gh / s:.3f} ({gc:.4g} and {gh:.4g} Gflop/s over"
       f" {go:.4g} + {gn:.4g} alone); wall {wc} s for the compare, {wo} + {wn} s alone"
       f" (load before: {l0}, after: {l1})")
+PY
+# The three-machine example: compare's wall time, each run's split.
+cat >"$tmp/three.yaml" <<YAML
+name: three
+machines:
+  - {name: a, cycle_time: 100}
+  - {name: b, cycle_time: 170}
+  - {name: c, cycle_time: 300}
+layout: 1d
+B: 7
+kernel: hpl
+n: 1920
+nb: 40
+emulate: {clock: virtual, mflops: 2000, cycle_time: 100, latency_us: 20, bandwidth_mbps: 5000}
+timeout: 600
+YAML
+l0=$(load)
+w3=$(timed compare three)
+python3 - "$tmp/three" "$w3" "$l0" "$(load)" <<'PY'
+import json, sys
+d, w, l0, l1 = sys.argv[1:]
+parts = []
+for m in ("cyclic", "hetero"):
+    try:
+        r = json.load(open(f"{d}/{m}/report.json"))
+        j = r["job"]
+        parts.append(f"{m} {'PASSED' if r['passed'] else 'FAILED'}, wall {j['elapsed']:.1f} s"
+                     f" = HPL {j['hpl_wall_time'] or 0:.1f} + other {j['other_benchmarks_time']:.1f}")
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        parts.append(f"{m}: no report ({e})")
+print(f"hpl. compare, 3 machines 100/170/300, 1d B = 7, n = 1920: {w} s of wall (target < 300 s);"
+      f" {'; '.join(parts)} (load before: {l0}, after: {l1})")
 PY
 exit $status

@@ -97,6 +97,17 @@ if [ $rc -eq 0 ] && [ "$got" = "True False" ] && sec "$tmp/run-cpuf" StarSTREAM 
 	ok "hpl under cpu_time: false: PASSED, STREAM's clock checks through"
 else bad "hpl under cpu_time: false: exit $rc (124: a loop polling a clock that never moves), $got: $(tail -2 "$tmp/err")"; fi
 
+# With two ranks on one machine, LatencyBandwidth's ping-pongs between them
+# cost nothing under cpu_time: false and it lengthens them for minutes:
+# refused at cpu_time's line and column, exit 2, nothing written.
+hpl_yaml cpuf2 "B: 4"
+sed -i 's/bandwidth_mbps: 1000}/bandwidth_mbps: 1000, cpu_time: false}/' "$tmp/cpuf2.yaml"
+"$HETLAUNCH" run "$tmp/cpuf2.yaml" --dry-run --out "$tmp/run-cpuf2" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q "cpuf2.yaml:9:[0-9]*: emulate: cpu_time: false with kernel: hpl and two ranks on machine" "$tmp/err" &&
+	[ ! -e "$tmp/run-cpuf2" ]; then ok "hpl, cpu_time: false, two ranks on a machine: refused at its line, nothing written"
+else bad "hpl, cpu_time: false, two ranks on a machine: exit $rc: $(cat "$tmp/err")"; fi
+
 # --- a FAILED residual is a failed run -------------------------------------------------
 hpl_yaml failed "B: 3" "hpl: {threshold: 1e-9}"
 timeout 500 "$HETLAUNCH" run "$tmp/failed.yaml" --quiet --out "$tmp/run-failed" >/dev/null 2>"$tmp/err"
