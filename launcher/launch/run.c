@@ -357,6 +357,7 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 		jw_key(w, "overrun_flagged"); jw_bool(w, run->overrun_flagged);
 		jw_end(w);
 	}
+	hl_trace_report(w, &run->trace);
 	jw_key(w, "placement"); jw_str(w, hl_placement_status_name(run->placement.status));
 	jw_key(w, "placement_ranks"); hl_placement_json(w, &run->placement);
 	jw_key(w, "dir"); jw_str(w, run->dir);
@@ -455,6 +456,11 @@ static void diagnose(hl_run *run, const hl_config *cfg, const char *program)
 	} else if ((s = strstr(log, "ssh: ")) != NULL || (s = strstr(log, "Could not resolve")) ||
 	           (s = strstr(log, "Connection refused")) || (s = strstr(log, "Permission denied"))) {
 		fail(run, 1, "a host could not be reached: %.*s", (int)strcspn(s, "\n"), s);
+	} else if ((s = strstr(log, "MPI_THREAD_FUNNELED")) != NULL) {
+		/* the runtime ended the job: an MPI call from a second thread */
+		while (s > log && s[-1] != '\n')
+			s--;
+		fail(run, 1, "%.*s", (int)strcspn(s, "\n"), s);
 	} else if (hl_openmpi_failure(log, msg, sizeof msg)) {
 		fail(run, 1, "%s", msg);
 	} else if ((s = strstr(log, "MPI_Abort(")) != NULL) {
@@ -497,7 +503,7 @@ static void make_dir_name(const hl_config *cfg, const hl_run_opts *o, char *out,
  * removes a link, never what it points to. */
 static void reuse_dir(const char *dir)
 {
-	static const char *const stale[] = { "report.json", "log.txt" };
+	static const char *const stale[] = { "report.json", "log.txt", "trace.json" };
 	char path[PATH_MAX + 32];
 	int found = 0;
 	for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
@@ -798,6 +804,7 @@ static int job_files(job_state *j)
 		rc = job_inputs(j);
 	if (rc < 0)
 		return fail(j->run, 1, "%s", err);
+	hl_trace_clean(run->dir);   /* the runtime creates its parts O_EXCL */
 	/* hpcc appends to its output: an earlier run's results must not be read
 	 * as this one's. */
 	snprintf(path, sizeof path, "%s/%s", run->dir, j->row->output ? j->row->output : "");
@@ -914,6 +921,7 @@ static int push_genv(job_state *j)
 		{ preload, "LD_PRELOAD", j->preload },
 		{ preload, "HETLAUNCH_PLACEMENT", "1" },   /* every rank says where it runs */
 		{ shm, "HETLAUNCH_SHM", j->emu.name },
+		{ preload, "HETLAUNCH_TRACE", j->cwd },   /* the ranks' timelines (trace.h) */
 		{ poll_first, "HETLAUNCH_WAIT", "4000,0,200000,200000" },
 		{ 1, "HETLAUNCH_NPROW", nprow },
 		{ 1, "HETLAUNCH_NPCOL", npcol },
@@ -1165,6 +1173,18 @@ static void job_verdict(job_state *j)
 		run->passed = 0;   /* a PASSED line before a hang or a kill is not a pass */
 }
 
+/* trace.json from the ranks' parts, whichever ranks left one; a failure
+ * to write it is said but fails nothing (report.json's trace is null). */
+static void job_trace(job_state *j)
+{
+	hl_run *run = j->run;
+	if (!j->preload[0])
+		return;
+	if (hl_trace_write(run->dir, j->cfg, run->rank_machine, run->nranks, &run->trace, j->err,
+	                   sizeof j->err) < 0)
+		fprintf(stderr, "hetlaunch: note: no trace.json: %s\n", j->err);
+}
+
 /* report.json; failing to write it fails a run that had not failed. */
 static void job_report(job_state *j)
 {
@@ -1207,6 +1227,7 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	else if (st == 0 && (st = job_spawn(&j)) == 0) {
 		job_results(&j);
 		job_verdict(&j);
+		job_trace(&j);
 		job_report(&j);
 	}
 	job_free(&j);

@@ -74,12 +74,17 @@ static int virtual_timespec(clockid_t id, struct timespec *ts, const void *ret)
 	static int inside;   /* a clock read while charging is the runtime's own */
 	if (inside || !caller_is_program(ret))
 		return -1;
-	inside = 1;
-	vr_enter();
+	int charge = !vr_foreign_thread();   /* a worker thread's read charges nothing */
+	if (charge) {
+		inside = 1;
+		vr_enter_call("clock_gettime");
+	}
 	unsigned long long t = vr_vt_base_ns(id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE) +
 	                       vr_vt_ns();
-	vr_exit();
-	inside = 0;
+	if (charge) {
+		vr_exit();
+		inside = 0;
+	}
 	ts->tv_sec = (time_t)(t / 1000000000ull);
 	ts->tv_nsec = (long)(t % 1000000000ull);
 	return 0;

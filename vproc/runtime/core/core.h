@@ -18,6 +18,7 @@
  *   realtime.c the real clocks, for the runtime itself
  *   placement.c the rank's host, said at MPI_Init
  *   account.c  each rank's compute and wait seconds, for hetlaunch
+ *   trace.c    each rank's timeline of them, for trace.json
  */
 #ifndef VR_CORE_H
 #define VR_CORE_H
@@ -57,7 +58,13 @@ void vr_emu_finalize(void);
 int vr_emulating(void);
 /* The plan's machine of a world rank; -1 without a segment. */
 int vr_machine_of(int world_rank);
-void vr_enter(void);                        /* a compute segment ends */
+/* A compute segment ends: the program entered the MPI call `call` (its
+ * name, for the timeline); vr_enter() names the calling function. */
+void vr_enter_call(const char *call);
+#define vr_enter() vr_enter_call(__func__)
+/* 1 in a thread other than the one that called MPI_Init (its calls are
+ * not the rank's: account.c, emu.c). */
+int vr_foreign_thread(void);
 void vr_exit(void);                         /* a compute segment starts */
 void vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
 /* network: links: after a receive from another machine, its cost to us. */
@@ -193,9 +200,17 @@ void vr_placement_report(void);
 
 /* account.c (called by emu.c): the rank's time outside and inside the MPI
  * calls, into its slot of the segment (a vr_rank) at MPI_Finalize. */
-void vr_account_init(void *rank_slot);   /* inside MPI_Init */
-void vr_account_enter(void);             /* after the segment was charged */
+void vr_account_init(void *rank_slot);   /* inside MPI_Init; NULL: no segment */
+void vr_account_enter(const char *call); /* after the segment was charged */
 void vr_account_exit(void);
 void vr_account_finalize(void);
+
+/* trace.c (called by account.c): the rank's compute and wait segments, on
+ * its clock, into DIR/trace-RANK.part (HETLAUNCH_TRACE=DIR) at the end. */
+void vr_trace_init(int rank, int nranks);
+int vr_trace_on(void);
+void vr_trace_segment(unsigned long long start, unsigned long long end, int wait,
+                      const char *call);
+void vr_trace_finish(int finalized);   /* 0: at exit, without MPI_Finalize */
 
 #endif
