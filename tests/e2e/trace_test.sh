@@ -83,12 +83,15 @@ for k in range(n):
     assert abs(comp[k] - rc) <= 0.01 * span and abs(wait[k] - rw) <= 0.01 * span, \
         "rank %d: compute %g wait %g us, report %g %g" % (k, comp[k], wait[k], rc, rw)
     assert cap is None or count[k] <= cap, "rank %d: %d events, cap %d" % (k, count[k], cap)
+size = len(open(d + "/trace.json").read())
+# doc/format.md: an event is at most 180 bytes (and the tracks' names)
+assert cap is None or size <= 180 * len(x) + 400 * n, "%d bytes for %d events" % (size, len(x))
 o = t["otherData"]
 assert o["clock"] == clock, "clock %s" % o["clock"]
 assert o["ranks_traced"] == n and o["ranks_missing"] == [], o
 assert r["trace"]["events"] == len(x) == o["events"], (r["trace"], len(x))
 print("%d ranks, %d events (%d per rank at most), %d of %d segments merged, %d bytes, resolution %g us"
-      % (n, len(x), max(count), o["merged"], o["segments"], len(open(d + "/trace.json").read()), o["resolution_us"]))
+      % (n, len(x), max(count), o["merged"], o["segments"], size, o["resolution_us"]))
 PY
 }
 
