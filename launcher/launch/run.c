@@ -456,11 +456,6 @@ static void diagnose(hl_run *run, const hl_config *cfg, const char *program)
 	} else if ((s = strstr(log, "ssh: ")) != NULL || (s = strstr(log, "Could not resolve")) ||
 	           (s = strstr(log, "Connection refused")) || (s = strstr(log, "Permission denied"))) {
 		fail(run, 1, "a host could not be reached: %.*s", (int)strcspn(s, "\n"), s);
-	} else if ((s = strstr(log, "MPI_THREAD_FUNNELED")) != NULL) {
-		/* the runtime ended the job: an MPI call from a second thread */
-		while (s > log && s[-1] != '\n')
-			s--;
-		fail(run, 1, "%.*s", (int)strcspn(s, "\n"), s);
 	} else if (hl_openmpi_failure(log, msg, sizeof msg)) {
 		fail(run, 1, "%s", msg);
 	} else if ((s = strstr(log, "MPI_Abort(")) != NULL) {
@@ -1150,6 +1145,10 @@ static void job_verdict(job_state *j)
 	hl_run *run = j->run;
 	run->status = 0;
 	diagnose(run, cfg, j->program);
+	/* The runtime ended the job, and said why: that, not mpiexec's status. */
+	const char *why = hl_emu_refusal(&j->emu);
+	if (why)
+		fail(run, 1, "the runtime ended the job: %s", why);
 	if (j->preload[0])
 		hl_placement_check(&run->placement, run->job.log);
 	if (run->placement.status == HL_PLACE_WRONG && run->status == 0) {

@@ -175,6 +175,12 @@ int vr_cpus(void)
 static void die(const char *what)
 {
 	fprintf(stderr, "libhetlaunch-rt: %s: %s\n", getenv("HETLAUNCH_SHM"), what);
+	int no = 0, rank = -1;
+	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (shm != NULL && atomic_compare_exchange_strong(&shm->refused, &no, 2)) {
+		snprintf(shm->refusal, sizeof shm->refusal, "rank %d: %s", rank, what);
+		atomic_store(&shm->refused, 1);   /* after the text: hetlaunch reads it */
+	}
 	PMPI_Abort(MPI_COMM_WORLD, 3);
 }
 
