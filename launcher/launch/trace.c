@@ -24,6 +24,8 @@ typedef struct {
 
 typedef struct {
 	int present, finalized, virtual_clock;
+	char host[256];              /* its real clock is this host's */
+	unsigned long long origin;   /* ns on that clock at ts 0 */
 	unsigned long long resolution_ns, segments, merged;
 	size_t n;
 	tr_event *ev;
@@ -64,8 +66,8 @@ static int read_header(FILE *f, tr_part *p, size_t rank)
 {
 	unsigned long long r, size;
 	char clock[16];
-	if (fscanf(f, "hetlaunch-trace 1 rank %llu %llu clock %15s finalized %d", &r, &size,
-	           clock, &p->finalized) != 4 || r != rank)
+	if (fscanf(f, "hetlaunch-trace 1 rank %llu %llu clock %15s finalized %d host %255s", &r,
+	           &size, clock, &p->finalized, p->host) != 5 || r != rank)
 		return -1;
 	p->virtual_clock = strcmp(clock, "virtual") == 0;
 	return fscanf(f, " resolution_ns %llu segments %llu merged %llu events %zu",
@@ -112,7 +114,6 @@ typedef struct {
 	size_t nranks;
 	tr_part *parts;
 	int virtual_clock;
-	unsigned long long origin;   /* ns on the ranks' clock at ts 0 */
 	hl_trace_info *info;
 	char *named;                 /* [nmachines]: its process_name is out */
 } tr_ctx;
@@ -149,7 +150,8 @@ static void event(jw *w, const tr_ctx *c, size_t k, const tr_event *e)
 {
 	char line[512], ts[32], dur[32], cu[32], wu[32], args[128] = "";
 	int wait = e->wait > e->compute;
-	us(ts, sizeof ts, e->start > c->origin ? e->start - c->origin : 0);
+	unsigned long long origin = c->parts[k].origin;
+	us(ts, sizeof ts, e->start > origin ? e->start - origin : 0);
 	us(dur, sizeof dur, e->compute + e->wait);
 	if (e->compute && e->wait) {
 		us(cu, sizeof cu, e->compute);
@@ -169,7 +171,8 @@ static void other_data(jw *w, const tr_ctx *c)
 	jw_obj(w);
 	jw_key(w, "clock"); jw_str(w, c->virtual_clock ? "virtual" : "real");
 	jw_key(w, "origin");
-	jw_str(w, c->virtual_clock ? "virtual time 0" : "the first rank's MPI_Init (CLOCK_MONOTONIC)");
+	jw_str(w, c->virtual_clock ? "virtual time 0"
+	                           : "the first MPI_Init of the rank's host (its CLOCK_MONOTONIC)");
 	jw_key(w, "ranks"); jw_uint(w, c->nranks);
 	jw_key(w, "ranks_traced"); jw_uint(w, in->ranks);
 	jw_key(w, "ranks_missing"); jw_arr_inline(w);
@@ -206,11 +209,25 @@ static int fill_trace(FILE *f, void *arg)
 	return 0;
 }
 
-/* The totals, and ts 0: virtual time 0, or the earliest rank's first event. */
+/* ts 0 of each part: virtual time 0, or under the real clock the earliest
+ * first event of the ranks of its host (hosts' clocks differ). */
+static void origins(tr_ctx *c)
+{
+	for (size_t k = 0; k < c->nranks; k++) {
+		tr_part *p = &c->parts[k];
+		p->origin = c->virtual_clock || !p->n ? 0 : p->ev[0].start;
+		for (size_t i = 0; !c->virtual_clock && p->n && i < c->nranks; i++) {
+			const tr_part *q = &c->parts[i];
+			if (q->n && q->ev[0].start < p->origin && strcmp(q->host, p->host) == 0)
+				p->origin = q->ev[0].start;
+		}
+	}
+}
+
+/* The totals over the parts. */
 static void summarize(tr_ctx *c)
 {
 	hl_trace_info *in = c->info;
-	c->origin = ~0ull;
 	for (size_t k = 0; k < c->nranks; k++) {
 		const tr_part *p = &c->parts[k];
 		if (!p->present)
@@ -222,11 +239,8 @@ static void summarize(tr_ctx *c)
 		in->merged += p->merged;
 		if ((double)p->resolution_ns * 1e-3 > in->resolution_us)
 			in->resolution_us = (double)p->resolution_ns * 1e-3;
-		if (p->n && p->ev[0].start < c->origin)
-			c->origin = p->ev[0].start;
 	}
-	if (c->virtual_clock || c->origin == ~0ull)
-		c->origin = 0;
+	origins(c);
 }
 
 int hl_trace_write(const char *dir, const hl_config *cfg, const size_t *rank_machine,
@@ -234,7 +248,7 @@ int hl_trace_write(const char *dir, const hl_config *cfg, const size_t *rank_mac
 {
 	memset(info, 0, sizeof *info);
 	tr_ctx c = { cfg, rank_machine, nranks, calloc(nranks ? nranks : 1, sizeof *c.parts),
-	             cfg->emulate && cfg->emu.virtual_clock, 0, info, calloc(cfg->nmachines + 1, 1) };
+	             cfg->emulate && cfg->emu.virtual_clock, info, calloc(cfg->nmachines + 1, 1) };
 	if (c.parts == NULL || c.named == NULL) {
 		free(c.parts);
 		free(c.named);

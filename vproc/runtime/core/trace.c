@@ -138,8 +138,11 @@ void vr_trace_segment(unsigned long long start, unsigned long long end, int wait
 
 static void write_events(FILE *f, int finalized)
 {
-	fprintf(f, "hetlaunch-trace 1\nrank %d %d\nclock %s\nfinalized %d\n", rank, nranks,
-	        vr_virtual() ? "virtual" : "real", finalized);
+	char host[256] = "-";
+	if (gethostname(host, sizeof host - 1) != 0 || strpbrk(host, " \t\n") || host[0] == '\0')
+		strcpy(host, "-");   /* one word: the real clocks of a host go together */
+	fprintf(f, "hetlaunch-trace 1\nrank %d %d\nclock %s\nfinalized %d\nhost %s\n", rank,
+	        nranks, vr_virtual() ? "virtual" : "real", finalized, host);
 	fprintf(f, "resolution_ns %llu\nsegments %llu\nmerged %llu\nevents %zu\n", min_ns,
 	        segments, merged, n);
 	for (size_t i = 0; i < n; i++)
