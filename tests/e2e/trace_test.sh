@@ -125,6 +125,12 @@ yaml plain "$THREADS" 3 3 false "" ring 20 100
 run plain
 check_trace "MPICH, not emulated" plain real
 
+# A rank that exits without MPI_Finalize still leaves its timeline (at exit).
+yaml nofin "$THREADS" 3 3 "{$EMU, clock: virtual}" "" no-finalize 20 100
+run nofin
+got=$(json "$tmp/run-nofin/trace.json" 'd["otherData"]["ranks_traced"], d["otherData"]["ranks_unfinalized"], len([e for e in d["traceEvents"] if e["ph"] == "X"]) > 3' 2>&1)
+check "ranks without MPI_Finalize: their timelines, said so ($got)" test "$got" = "3 3 True"
+
 # --- 2. bounded ---------------------------------------------------------------
 # 2000 exchanges a rank (4000 segments and more) into 64 events: the
 # resolution coarsens, the totals stay exact.

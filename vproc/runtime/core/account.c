@@ -25,6 +25,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core.h"
 
@@ -61,10 +62,12 @@ static int followed(void)
 	return active && pthread_equal(pthread_self(), owner);
 }
 
+static pid_t rank_pid;        /* a child the rank forked is not the rank */
+
 /* A rank that leaves without MPI_Finalize still leaves its timeline. */
 static void at_exit(void)
 {
-	if (!active)
+	if (!active || getpid() != rank_pid)
 		return;
 	close_interval();
 	active = 0;
@@ -81,6 +84,7 @@ void vr_account_init(void *rank_slot)
 	inside = 1;   /* still in MPI_Init: vr_exit ends it */
 	call = "MPI_Init";
 	mark = clock_ns();
+	rank_pid = getpid();
 	atexit(at_exit);
 }
 
