@@ -198,19 +198,23 @@ void vr_order_moved(unsigned long long vt);   /* vclock.c: our clock moved */
 /* placement.c: the rank's host on stderr (HETLAUNCH_PLACEMENT=1) */
 void vr_placement_report(void);
 
+/* Called on every MPI call from inside the runtime only: bound directly,
+ * not through the PLT (a loop of MPI_Iprobe measured the difference). */
+#define VR_INTERNAL __attribute__((visibility("hidden")))
+
 /* account.c (called by emu.c): the rank's time outside and inside the MPI
  * calls, into its slot of the segment (a vr_rank) at MPI_Finalize. */
 void vr_account_init(void *rank_slot);   /* inside MPI_Init; NULL: no segment */
-void vr_account_enter(const char *call); /* after the segment was charged */
-void vr_account_exit(void);
+VR_INTERNAL void vr_account_enter(const char *call); /* after the segment was charged */
+VR_INTERNAL void vr_account_exit(void);
 void vr_account_finalize(void);
 
 /* trace.c (called by account.c): the rank's compute and wait segments, on
  * its clock, into DIR/trace-RANK.part (HETLAUNCH_TRACE=DIR) at the end. */
 void vr_trace_init(int rank, int nranks);
 int vr_trace_on(void);
-void vr_trace_segment(unsigned long long start, unsigned long long end, int wait,
-                      const char *call);
+VR_INTERNAL void vr_trace_segment(unsigned long long start, unsigned long long end, int wait,
+                                  const char *call);
 void vr_trace_finish(int finalized);   /* 0: at exit, without MPI_Finalize */
 
 #endif
