@@ -172,8 +172,23 @@ int vr_cpus(void)
 
 /* A runtime that cannot do what hetlaunch asked must not run silently at
  * the wrong speed: say why and end the job. */
+/* MPI_Abort from a second thread while the first is inside MPI can stall
+ * (Open MPI's job once took its whole timeout: to end): the rank ends
+ * itself a few seconds on, whatever MPI_Abort does. */
+static void *exit_later(void *arg)
+{
+	(void)arg;
+	struct timespec ts = { 5, 0 };
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+	_exit(3);
+}
+
 static void die(const char *what)
 {
+	pthread_t t;
+	if (pthread_create(&t, NULL, exit_later, NULL) == 0)
+		pthread_detach(t);
 	fprintf(stderr, "libhetlaunch-rt: %s: %s\n", getenv("HETLAUNCH_SHM"), what);
 	int no = 0, rank = -1;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
