@@ -103,8 +103,10 @@ HL_RING   := $(OUT)/lib/hetlaunch/hl-ring
 HLMW      := $(OUT)/lib/hetlaunch/hl-mw
 HL_MMM    := $(OUT)/lib/hetlaunch/hl-mmm
 HL_MMM_OMPI := $(OUT)/lib/hetlaunch/openmpi/hl-mmm
-MPI_TESTS := $(OBJ)/tests/e2e/mpi/patterns $(OBJ)/tests/e2e/mpi/vclock $(OBJ)/tests/e2e/mpi/spin \
-             $(OBJ)/tests/e2e/mpi-openmpi/spin
+THREADS_OMPI := $(OBJ)/tests/e2e/mpi-openmpi/threads
+MPI_TESTS := $(OBJ)/tests/e2e/mpi/patterns $(OBJ)/tests/e2e/mpi/vclock \
+             $(OBJ)/tests/e2e/mpi/threads $(THREADS_OMPI) \
+             $(OBJ)/tests/e2e/mpi/spin $(OBJ)/tests/e2e/mpi-openmpi/spin
 
 all: $(BIN) $(LIBRT) $(PROBE) $(DRIVER) $(HL_RING) $(MPI_TESTS) $(HLMW) \
      $(LIBRT_OMPI) $(PROBE_OMPI) $(DRIVER_OMPI) $(HL_RING_OMPI) $(HLMW_OMPI) \
@@ -282,6 +284,7 @@ $(OBJ)/tests/e2e/mpi/%: tests/e2e/mpi/%.c
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -O1 -Wall -Wextra -Wno-stringop-overflow $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas
 
+# The test programs again for Open MPI (spin_test.sh, trace_test.sh).
 $(OBJ)/tests/e2e/mpi-openmpi/%: tests/e2e/mpi/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $< (openmpi)")
@@ -385,6 +388,7 @@ e2e: all
 	$(Q)HLMW=$(HLMW) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/e2e/mw_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/adapt_test.sh
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/e2e/vclock_test.sh
+	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/e2e/trace_test.sh
 	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) OBJ=$(OBJ) tests/e2e/skip_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/predict_test.sh
 	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/e2e/mmm_test.sh

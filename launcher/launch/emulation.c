@@ -395,6 +395,15 @@ void hl_emu_overruns(const hl_emu *e, double *fraction, int *flagged)
 	*flagged = *fraction > HL_OVERRUN_LIMIT;
 }
 
+const char *hl_emu_refusal(const hl_emu *e)
+{
+	vr_shm *s = e->shm;
+	if (s == NULL || atomic_load(&s->refused) != 1)
+		return NULL;
+	s->refusal[sizeof s->refusal - 1] = '\0';
+	return s->refusal;
+}
+
 size_t hl_emu_attached(const hl_emu *e)
 {
 	const vr_shm *s = e->shm;

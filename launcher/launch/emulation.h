@@ -63,6 +63,9 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 void hl_emu_overruns(const hl_emu *e, double *fraction, int *flagged);
 /* How many ranks the runtime attached to the segment (at MPI_Init). */
 size_t hl_emu_attached(const hl_emu *e);
+/* Why the runtime ended the job (a rank's MPI_Abort with its reason,
+ * e.g. an MPI call from a second thread under emulation), or NULL. */
+const char *hl_emu_refusal(const hl_emu *e);
 /* Each rank's compute and wait seconds from the runtime's account
  * (runtime/core/account.c), into t[0..nranks) for the ranks that reached
  * MPI_Finalize under it; returns how many did. */

@@ -365,6 +365,7 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 		jw_key(w, "overrun_flagged"); jw_bool(w, run->overrun_flagged);
 		jw_end(w);
 	}
+	hl_trace_report(w, &run->trace);
 	jw_key(w, "placement"); jw_str(w, hl_placement_status_name(run->placement.status));
 	jw_key(w, "placement_ranks"); hl_placement_json(w, &run->placement);
 	jw_key(w, "dir"); jw_str(w, run->dir);
@@ -505,7 +506,7 @@ static void make_dir_name(const hl_config *cfg, const hl_run_opts *o, char *out,
  * removes a link, never what it points to. */
 static void reuse_dir(const char *dir)
 {
-	static const char *const stale[] = { "report.json", "log.txt" };
+	static const char *const stale[] = { "report.json", "log.txt", "trace.json" };
 	char path[PATH_MAX + 32];
 	int found = 0;
 	for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
@@ -846,6 +847,7 @@ static int job_files(job_state *j)
 		rc = job_inputs(j);
 	if (rc < 0)
 		return fail(j->run, 1, "%s", err);
+	hl_trace_clean(run->dir);   /* the runtime creates its parts O_EXCL */
 	/* hpcc appends to its output: an earlier run's results must not be read
 	 * as this one's. */
 	snprintf(path, sizeof path, "%s/%s", run->dir, j->row->output ? j->row->output : "");
@@ -965,6 +967,7 @@ static int push_genv(job_state *j)
 		{ preload, "LD_PRELOAD", j->preload },
 		{ preload, "HETLAUNCH_PLACEMENT", "1" },   /* every rank says where it runs */
 		{ shm, "HETLAUNCH_SHM", j->emu.name },
+		{ preload, "HETLAUNCH_TRACE", j->cwd },   /* the ranks' timelines (trace.h) */
 		{ poll_first, "HETLAUNCH_WAIT", "4000,0,200000,200000" },
 		{ hpl_only, "HETLAUNCH_HPCC_RUN", "HPL" },   /* hpcc's other sections skipped */
 		{ 1, "HETLAUNCH_NPROW", nprow },
@@ -1210,6 +1213,10 @@ static void job_verdict(job_state *j)
 	hl_run *run = j->run;
 	run->status = 0;
 	diagnose(run, cfg, j->program);
+	/* The runtime ended the job, and said why: that, not mpiexec's status. */
+	const char *why = hl_emu_refusal(&j->emu);
+	if (why)
+		fail(run, 1, "the runtime ended the job: %s", why);
 	if (j->preload[0])
 		hl_placement_check(&run->placement, run->job.log);
 	if (run->placement.status == HL_PLACE_WRONG && run->status == 0) {
@@ -1231,6 +1238,18 @@ static void job_verdict(job_state *j)
 		     strerror(run->job.log_error));
 	if (run->status != 0)
 		run->passed = 0;   /* a PASSED line before a hang or a kill is not a pass */
+}
+
+/* trace.json from the ranks' parts, whichever ranks left one; a failure
+ * to write it is said but fails nothing (report.json's trace is null). */
+static void job_trace(job_state *j)
+{
+	hl_run *run = j->run;
+	if (!j->preload[0])
+		return;
+	if (hl_trace_write(run->dir, j->cfg, run->rank_machine, run->nranks, &run->trace, j->err,
+	                   sizeof j->err) < 0)
+		fprintf(stderr, "hetlaunch: note: no trace.json: %s\n", j->err);
 }
 
 /* report.json; failing to write it fails a run that had not failed. */
@@ -1276,6 +1295,7 @@ int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, 
 	else if (st == 0 && (st = job_spawn(&j)) == 0) {
 		job_results(&j);
 		job_verdict(&j);
+		job_trace(&j);
 		job_report(&j);
 	}
 	job_free(&j);

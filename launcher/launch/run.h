@@ -13,6 +13,7 @@
 #include "plan.h"
 #include "spawn.h"
 #include "testers.h"
+#include "trace.h"
 
 typedef struct {
 	const char *out_dir;     /* NULL: runs/<name>-<timestamp>[-cyclic] */
@@ -44,6 +45,7 @@ typedef struct {
 	int hpl_only;            /* kernel: hpl: hpcc's costly other benchmarks skipped */
 	const char *ranks_source;   /* results.ranks from: "program", "runtime", or NULL */
 	char ranks_missing[192];    /* when NULL: why there are none */
+	hl_trace_info trace;        /* trace.json (trace.h) */
 } hl_run;
 
 /* Returns the exit status; *run is filled as far as it got (free it). */

@@ -69,15 +69,20 @@ static int wall_clock(clockid_t id)
  * the requests it freed were freed again.  A program's read charges the
  * compute so far first, as MPI_Wtime does (p2p.c); its look-up, cached by
  * address, costs a hash probe after the first. */
-static int virtual_timespec(clockid_t id, struct timespec *ts, const void *ret)
+static int virtual_timespec(clockid_t id, struct timespec *ts, const void *ret, const char *call)
 {
 	static int inside;   /* a clock read while charging is the runtime's own */
 	if (inside || !caller_is_program(ret))
 		return -1;
-	inside = 1;
-	unsigned long long t = vr_vt_base_ns(id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE) +
-	                       vr_vt_read();
-	inside = 0;
+	unsigned long long t;
+	if (vr_foreign_thread()) {   /* a worker thread's read charges nothing */
+		t = vr_vt_ns();
+	} else {
+		inside = 1;
+		t = vr_vt_read(call);
+		inside = 0;
+	}
+	t += vr_vt_base_ns(id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE);
 	ts->tv_sec = (time_t)(t / 1000000000ull);
 	ts->tv_nsec = (long)(t % 1000000000ull);
 	return 0;
@@ -85,7 +90,7 @@ static int virtual_timespec(clockid_t id, struct timespec *ts, const void *ret)
 
 int clock_gettime(clockid_t id, struct timespec *ts)
 {
-	if (vr_virtual() && wall_clock(id) && virtual_timespec(id, ts, __builtin_return_address(0)) == 0)
+	if (vr_virtual() && wall_clock(id) && virtual_timespec(id, ts, __builtin_return_address(0), "clock_gettime") == 0)
 		return 0;
 	return vr_real_clock_gettime(id, ts);
 }
@@ -93,7 +98,7 @@ int clock_gettime(clockid_t id, struct timespec *ts)
 int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 {
 	struct timespec ts;
-	if (vr_virtual() && virtual_timespec(CLOCK_REALTIME, &ts, __builtin_return_address(0)) == 0) {
+	if (vr_virtual() && virtual_timespec(CLOCK_REALTIME, &ts, __builtin_return_address(0), "gettimeofday") == 0) {
 		tv->tv_sec = ts.tv_sec;
 		tv->tv_usec = (suseconds_t)(ts.tv_nsec / 1000);
 		if (tz)

@@ -18,10 +18,10 @@
 #include "bindings.h"
 
 /* A blocking send of any mode: post it, wait with the receiver kicked. */
-static int blocking_send(vr_start_fn *start, const void *buf, int count, MPI_Datatype type,
-                         int dest, int tag, MPI_Comm comm)
+static int blocking_send(const char *call, vr_start_fn *start, const void *buf, int count,
+                         MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-	vr_enter();
+	vr_enter_call(call);
 	MPI_Request r;
 	int rc = vr_post_send(start, buf, count, type, dest, tag, comm, &r);
 	if (rc == MPI_SUCCESS)
@@ -41,12 +41,28 @@ int MPI_Init(int *argc, char ***argv)
 	return rc;
 }
 
+/* Under emulation one thread per rank makes MPI calls (emu.c's compute
+ * segments are that thread's): at most MPI_THREAD_FUNNELED is provided. */
+static int provided_level = MPI_THREAD_SINGLE;
+
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
 	vr_wait_init();
 	int rc = PMPI_Init_thread(argc, argv, required, provided);
-	if (rc == MPI_SUCCESS)
+	if (rc == MPI_SUCCESS) {
 		vr_emu_init(), vr_placement_report();
+		if (vr_emulating() && *provided > MPI_THREAD_FUNNELED)
+			*provided = MPI_THREAD_FUNNELED;
+		provided_level = *provided;
+	}
+	return rc;
+}
+
+int MPI_Query_thread(int *provided)
+{
+	int rc = PMPI_Query_thread(provided);
+	if (rc == MPI_SUCCESS && vr_emulating() && *provided > provided_level)
+		*provided = provided_level;
 	return rc;
 }
 
@@ -63,9 +79,13 @@ int MPI_Finalize(void)
 double MPI_Wtime(void)
 {
 	/* The testers time with MPI_Wtime (through BLACS dwalltime00): the
-	 * compute before it must be charged before the clock is read. */
+	 * compute before it must be charged before the clock is read.  A
+	 * worker thread's read (MPI_THREAD_FUNNELED allows none, but timing
+	 * from threads is common) charges nothing. */
+	if (vr_foreign_thread())
+		return vr_virtual() ? (double)vr_vt_ns() * 1e-9 : PMPI_Wtime();
 	if (vr_virtual())
-		return (double)vr_vt_read() * 1e-9;
+		return (double)vr_vt_read("MPI_Wtime") * 1e-9;
 	vr_enter();
 	double t = PMPI_Wtime();
 	vr_exit();
@@ -76,17 +96,17 @@ double MPI_Wtime(void)
 
 int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-	return blocking_send(PMPI_Isend, buf, count, type, dest, tag, comm);
+	return blocking_send("MPI_Send", PMPI_Isend, buf, count, type, dest, tag, comm);
 }
 
 int MPI_Rsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-	return blocking_send(PMPI_Irsend, buf, count, type, dest, tag, comm);
+	return blocking_send("MPI_Rsend", PMPI_Irsend, buf, count, type, dest, tag, comm);
 }
 
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
 {
-	return blocking_send(PMPI_Issend, buf, count, type, dest, tag, comm);
+	return blocking_send("MPI_Ssend", PMPI_Issend, buf, count, type, dest, tag, comm);
 }
 
 /*

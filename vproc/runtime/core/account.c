@@ -17,12 +17,24 @@
  * MPI_Finalize exactly.  The segment, not a file: nothing is left in the
  * run directory for the program to clobber, and hetlaunch reads it after
  * the job like the emulation's counters.
+ *
+ * The same boundaries are the rank's timeline (trace.c), which needs no
+ * segment: the account runs when either wants it.  Only the thread that
+ * initialised MPI is followed: under MPI_THREAD_MULTIPLE (not emulated)
+ * another thread's calls would interleave its boundaries with ours.
  */
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "core.h"
 
-static vr_rank *slot;         /* this rank's, NULL: no segment, no account */
+static vr_rank *slot;         /* this rank's, NULL: no segment */
+static int active;            /* counting: a slot or a timeline */
 static int inside;            /* in an MPI call */
+static const char *call;      /* which one, for the timeline */
 static unsigned long long mark, compute_ns, wait_ns;
+static pthread_t owner;       /* the thread that called MPI_Init */
 
 static unsigned long long clock_ns(void)
 {
@@ -41,27 +53,53 @@ static void close_interval(void)
 		wait_ns += d;
 	else
 		compute_ns += d;
+	vr_trace_segment(mark, mark + d, inside, call);
 	mark = t;
+}
+
+static int followed(void)
+{
+	return active && pthread_equal(pthread_self(), owner);
+}
+
+static pid_t rank_pid;        /* a child the rank forked is not the rank */
+
+/* A rank that leaves without MPI_Finalize still leaves its timeline. */
+static void at_exit(void)
+{
+	if (!active || getpid() != rank_pid)
+		return;
+	close_interval();
+	active = 0;
+	vr_trace_finish(0);
 }
 
 void vr_account_init(void *rank_slot)
 {
 	slot = rank_slot;
+	active = slot != NULL || vr_trace_on();
+	if (!active)
+		return;
+	owner = pthread_self();
 	inside = 1;   /* still in MPI_Init: vr_exit ends it */
+	call = "MPI_Init";
 	mark = clock_ns();
+	rank_pid = getpid();
+	atexit(at_exit);
 }
 
-void vr_account_enter(void)
+void vr_account_enter(const char *what)
 {
-	if (slot == NULL || inside)
+	if (!followed() || inside)
 		return;   /* nested: the outer call's boundary counts */
 	close_interval();
 	inside = 1;
+	call = what;
 }
 
 void vr_account_exit(void)
 {
-	if (slot == NULL || !inside)
+	if (!followed() || !inside)
 		return;
 	close_interval();
 	inside = 0;
@@ -69,9 +107,13 @@ void vr_account_exit(void)
 
 void vr_account_finalize(void)
 {
-	if (slot == NULL)
+	if (!active)
 		return;
 	close_interval();
+	active = 0;
+	vr_trace_finish(1);
+	if (slot == NULL)
+		return;
 	slot->compute_ns = compute_ns;
 	slot->wait_ns = wait_ns;
 	atomic_store(&slot->accounted, 1);   /* after the figures: hetlaunch reads both */

@@ -18,6 +18,7 @@
  *   realtime.c the real clocks, for the runtime itself
  *   placement.c the rank's host, said at MPI_Init
  *   account.c  each rank's compute and wait seconds, for hetlaunch
+ *   trace.c    each rank's timeline of them, for trace.json
  *   sections.c hpcc's sections: only those asked for (kernel: hpl)
  */
 #ifndef VR_CORE_H
@@ -58,7 +59,13 @@ void vr_emu_finalize(void);
 int vr_emulating(void);
 /* The plan's machine of a world rank; -1 without a segment. */
 int vr_machine_of(int world_rank);
-void vr_enter(void);                        /* a compute segment ends */
+/* A compute segment ends: the program entered the MPI call `call` (its
+ * name, for the timeline); vr_enter() names the calling function. */
+void vr_enter_call(const char *call);
+#define vr_enter() vr_enter_call(__func__)
+/* 1 in a thread other than the one that called MPI_Init (its calls are
+ * not the rank's: account.c, emu.c). */
+int vr_foreign_thread(void);
 void vr_exit(void);                         /* a compute segment starts */
 void vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
 /* network: links: after a receive from another machine, its cost to us. */
@@ -136,7 +143,7 @@ unsigned long long vr_vt_ns(void);
 /* A clock read of the program's (MPI_Wtime, the wall clocks): enters and
  * exits the runtime itself; a poll (the clock where the last read left
  * it) first charges a tick, so that reads are strictly monotonic. */
-unsigned long long vr_vt_read(void);
+unsigned long long vr_vt_read(const char *call);
 /* The time base of the wall clocks (realtime: CLOCK_REALTIME's, else
  * CLOCK_MONOTONIC's) that the virtual clock counts from. */
 unsigned long long vr_vt_base_ns(int realtime);
@@ -198,12 +205,24 @@ void vr_order_moved(unsigned long long vt);   /* vclock.c: our clock moved */
 /* placement.c: the rank's host on stderr (HETLAUNCH_PLACEMENT=1) */
 void vr_placement_report(void);
 
+/* Called on every MPI call from inside the runtime only: bound directly,
+ * not through the PLT (a loop of MPI_Iprobe measured the difference). */
+#define VR_INTERNAL __attribute__((visibility("hidden")))
+
 /* account.c (called by emu.c): the rank's time outside and inside the MPI
  * calls, into its slot of the segment (a vr_rank) at MPI_Finalize. */
-void vr_account_init(void *rank_slot);   /* inside MPI_Init */
-void vr_account_enter(void);             /* after the segment was charged */
-void vr_account_exit(void);
+void vr_account_init(void *rank_slot);   /* inside MPI_Init; NULL: no segment */
+VR_INTERNAL void vr_account_enter(const char *call); /* after the segment was charged */
+VR_INTERNAL void vr_account_exit(void);
 void vr_account_finalize(void);
+
+/* trace.c (called by account.c): the rank's compute and wait segments, on
+ * its clock, into DIR/trace-RANK.part (HETLAUNCH_TRACE=DIR) at the end. */
+void vr_trace_init(int rank, int nranks);
+int vr_trace_on(void);
+VR_INTERNAL void vr_trace_segment(unsigned long long start, unsigned long long end, int wait,
+                                  const char *call);
+void vr_trace_finish(int finalized);   /* 0: at exit, without MPI_Finalize */
 
 /* sections.c: hpcc's other benchmarks skipped (HETLAUNCH_HPCC_RUN) */
 int vr_sections_on(void);

@@ -36,6 +36,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -60,7 +61,7 @@ static vr_rank *my;
 static int my_machine = -1;
 static int ncpu = 1;             /* this rank's processors (vr_cpus) */
 static unsigned long long seg_cpu, seg_wall;   /* when the segment started */
-static unsigned long long seg_flop_ns;         /* DGEMM work of the segment (blas.c) */
+static _Atomic unsigned long long seg_flop_ns; /* DGEMM work of the segment (blas.c) */
 static unsigned long long seg_cpu_excluded;    /* the CPU time that DGEMM took */
 
 static unsigned long long now_ns(clockid_t id)
@@ -171,17 +172,62 @@ int vr_cpus(void)
 
 /* A runtime that cannot do what hetlaunch asked must not run silently at
  * the wrong speed: say why and end the job. */
+/* MPI_Abort from a second thread while the first is inside MPI can stall
+ * (Open MPI's job once took its whole timeout: to end): the rank ends
+ * itself a few seconds on, whatever MPI_Abort does. */
+static void *exit_later(void *arg)
+{
+	(void)arg;
+	struct timespec ts = { 5, 0 };
+	while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+		;
+	_exit(3);
+}
+
 static void die(const char *what)
 {
+	pthread_t t;
+	if (pthread_create(&t, NULL, exit_later, NULL) == 0)
+		pthread_detach(t);
 	fprintf(stderr, "libhetlaunch-rt: %s: %s\n", getenv("HETLAUNCH_SHM"), what);
+	int no = 0, rank = -1;
+	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	if (shm != NULL && atomic_compare_exchange_strong(&shm->refused, &no, 2)) {
+		snprintf(shm->refusal, sizeof shm->refusal, "rank %d: %s", rank, what);
+		atomic_store(&shm->refused, 1);   /* after the text: hetlaunch reads it */
+	}
 	PMPI_Abort(MPI_COMM_WORLD, 3);
+}
+
+/* The rank's account and timeline (account.c, trace.c), from the end of
+ * MPI_Init on; slot: its place in the segment, or NULL. */
+static void start_account(void *slot)
+{
+	int rank, size;
+	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &size);
+	vr_trace_init(rank, size);
+	vr_account_init(slot);   /* after vr_vt_init: it may count virtual time */
+	vr_exit();
+}
+
+static pthread_t init_thread;
+static int init_thread_known;
+
+int vr_foreign_thread(void)
+{
+	return init_thread_known && !pthread_equal(pthread_self(), init_thread);
 }
 
 void vr_emu_init(void)
 {
+	init_thread = pthread_self();
+	init_thread_known = 1;
 	const char *name = getenv("HETLAUNCH_SHM");
-	if (name == NULL || name[0] == '\0')
+	if (name == NULL || name[0] == '\0') {
+		start_account(NULL);
 		return;
+	}
 	int fd = shm_open(name, O_RDWR, 0);
 	if (fd < 0) {
 		die(strerror(errno));
@@ -233,8 +279,7 @@ void vr_emu_init(void)
 	}
 	/* The default timer slack (50 us) would make every deadline late. */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-	vr_account_init(my);   /* after vr_vt_init: it may count virtual time */
-	vr_exit();
+	start_account(my);
 }
 
 void vr_emu_finalize(void)
@@ -274,9 +319,11 @@ int vr_skip_compute(void)
 
 void vr_charge_flops(double flops, unsigned long long cpu_ns)
 {
-	/* flops / (Mflop/s x 1e6) seconds, in ns */
-	seg_flop_ns += (unsigned long long)llround(flops / me->mflops * 1e3);
-	seg_cpu_excluded += cpu_ns;
+	/* flops / (Mflop/s x 1e6) seconds, in ns; a worker thread's BLAS are
+	 * the rank's work too, but not the MPI thread's CPU time */
+	atomic_fetch_add(&seg_flop_ns, (unsigned long long)llround(flops / me->mflops * 1e3));
+	if (!vr_foreign_thread())
+		seg_cpu_excluded += cpu_ns;
 }
 
 void vr_charge_ns(unsigned long long ns)
@@ -332,12 +379,30 @@ static void charge_segment(void)
 	}
 }
 
-void vr_enter(void)
+/* The emulation keeps one compute segment per rank, measured by the
+ * CPU time of the thread that called MPI_Init: a call from another thread
+ * would charge a segment it did not start (two threads once slept for
+ * centuries on a wrapped-around deadline).  MPI_Init_thread says
+ * MPI_THREAD_FUNNELED; a program that calls from another thread anyway
+ * is ended, said, rather than left to hang. */
+static void check_thread(const char *call)
+{
+	char what[160];
+	if (!vr_foreign_thread())
+		return;
+	snprintf(what, sizeof what, "%s from a thread that did not initialise MPI: under "
+	         "emulation the runtime provides MPI_THREAD_FUNNELED", call);
+	die(what);
+}
+
+void vr_enter_call(const char *call)
 {
 	ncalls++;
-	if (emulating)
+	if (emulating) {
+		check_thread(call);
 		charge_segment();
-	vr_account_enter();   /* after the charge: its sleep or booking is compute */
+	}
+	vr_account_enter(call);   /* after the charge: its sleep or booking is compute */
 }
 
 /* network: links: sleep bytes x link[me][peer]; both directions are this

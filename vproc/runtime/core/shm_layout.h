@@ -19,7 +19,7 @@
 #include "vclock.h"
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 12u
+#define VR_SHM_VERSION 13u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 #define VR_MAX_LINKED   64     /* machines of a network: links */
@@ -178,6 +178,11 @@ typedef struct {
 	                                             * block still mapped */
 	_Atomic unsigned long long unpacked_bytes;  /* sent from folded memory
 	                                             * without a copy (bsend.c) */
+	/* ---- why the runtime ended the job (emu.c) ------------------------
+	 * The first rank to end it (MPI_Abort) writes its reason here before:
+	 * its stderr line can be lost when mpiexec kills the job first. */
+	_Atomic int refused;                        /* 1: refusal[] is set */
+	char refusal[256];
 } vr_shm;
 
 #endif

@@ -263,15 +263,15 @@ unsigned long long vr_vt_base_ns(int realtime)
  * its next tick starts again from 1 ns. */
 #define POLL_TICK_MAX_NS 1000000ull
 
-unsigned long long vr_vt_read(void)
+unsigned long long vr_vt_read(const char *call)
 {
 	static unsigned long long last_read = ~0ull, tick;
-	vr_enter();   /* the compute before the read is charged first */
+	vr_enter_call(call);   /* the compute before the read is charged first */
 	if (vt == last_read) {
 		tick = tick == 0 ? 1 : tick < POLL_TICK_MAX_NS / 2 ? 2 * tick : POLL_TICK_MAX_NS;
 		vr_exit();   /* the tick is compute, charged as the next segment's */
 		vr_charge_ns(tick);
-		vr_enter();
+		vr_enter_call(call);
 	} else {
 		tick = 0;
 	}
