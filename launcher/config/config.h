@@ -56,6 +56,8 @@ typedef struct {
 	int cpu_time_given;     /* cpu_time: is in the file */
 	int skip_compute;       /* compute: skip: the interposed BLAS are charged
 	                         * by their flop models and not run (virtual clock) */
+	double stall_timeout_s; /* clock: virtual: wall seconds with nothing moving
+	                         * before the job is ended as stalled; 0: the default */
 } hl_emulation;
 
 #define HL_DEFAULT_N 1024

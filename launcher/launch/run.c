@@ -325,6 +325,7 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 	jw_key(w, "signal"); jw_uint(w, (size_t)run->job.signal);
 	jw_key(w, "timed_out"); jw_bool(w, run->job.timed_out);
 	jw_key(w, "interrupted"); jw_bool(w, run->job.interrupted != 0);
+	jw_key(w, "stalled"); jw_bool(w, run->job.stalled);
 	jw_key(w, "elapsed"); jw_num(w, run->job.elapsed);
 	/* hpcc runs six other benchmarks around HPL: their time apart (the
 	 * job's wall time less HPL's own, start-up included) */
@@ -443,6 +444,9 @@ static void diagnose(hl_run *run, const hl_config *cfg, const char *program)
 		     hl_slurm_wanted(cfg) ? "srun" : cfg->mpiexec ? cfg->mpiexec[0]
 		     : cfg->mpi == HL_MPI_OPENMPI ? "mpirun" : DEFAULT_MPIEXEC,
 		     strerror(run->job.exec_failed));
+	} else if (run->job.stalled) {
+		fail(run, 1, "stalled: no rank's virtual time moved for %g s; the job was ended "
+		     "(each rank's state in log.txt)", hl_emu_stall_s(cfg->emu.stall_timeout_s));
 	} else if (run->job.timed_out) {
 		fail(run, 1, "the job ran longer than timeout: %g s and was ended", cfg->timeout);
 	} else if (hl_slurm_cancelled(log, run->job.interrupted, msg, sizeof msg)) {
@@ -1011,8 +1015,11 @@ static int job_spawn(job_state *j)
 	snprintf(path, sizeof path, "%s/log.txt", run->dir);
 	hl_spawn_opts so = { j->argv.v, j->cwd, path, j->cfg->timeout, !j->o->quiet, run->job_env,
 		             NULL, &j->emu };
-	if (!j->o->quiet && j->emu.shm && j->cfg->emulate && j->cfg->emu.virtual_clock)
-		so.progress = hl_emu_progress;
+	if (j->emu.shm && j->cfg->emulate && j->cfg->emu.virtual_clock) {
+		j->emu.progress_lines = !j->o->quiet;
+		j->emu.stall_s = hl_emu_stall_s(j->cfg->emu.stall_timeout_s);
+		so.watch = hl_emu_watch;
+	}
 	if (hl_spawn(&so, &run->job, j->err, sizeof j->err) < 0)
 		return fail(run, 1, "%s", j->err);
 	return 0;
@@ -1111,7 +1118,8 @@ static void job_results(job_state *j)
 	if (cfg->emulate && cfg->emu.skip_compute)
 		results_unchecked(run);
 	if (cfg->kernel == HL_KERNEL_EXEC) {
-		run->passed = run->job.exit_code == 0 && !run->job.timed_out && !run->job.interrupted;
+		run->passed = run->job.exit_code == 0 && !run->job.timed_out && !run->job.interrupted &&
+		              !run->job.stalled;
 		if (run->results.nresults > 0)
 			run->passed &= run->results.passed;
 		else

@@ -206,6 +206,26 @@ if timeout 60 "$HETLAUNCH" run "$tmp/flood.yaml" --quiet --out "$tmp/run-flood" 
 	else bad "300 pending messages: $t s (closed form 0.000196 s), out of order $ooo"; fi
 else bad "300 pending messages: exit $?: $(tail -3 "$tmp/flood.err")"; fi
 
+# The stall watchdog: two ranks that each receive from the other first
+# wait for ever, with nothing moving.  With emulate: stall_timeout_s: 3
+# hetlaunch ends the job after 3 s of that: exit 1, job.stalled true, and
+# each rank's call and what it waits for in log.txt and on stderr.  A run
+# that does not stall (the ping-pong above) says job.stalled false.
+vclock_yaml dead "a:1,b:1" 2 "{mflops: 1000, cycle_time: 1, clock: virtual, stall_timeout_s: 3}" deadlock
+t0=$(date +%s)
+timeout 60 "$HETLAUNCH" run "$tmp/dead.yaml" --quiet --out "$tmp/run-dead" 2>"$tmp/dead.err"
+rc=$? wall=$(( $(date +%s) - t0 ))
+stalled=$(json "$tmp/run-dead/report.json" "d['job']['stalled']" 2>/dev/null)
+if [ $rc = 1 ] && [ "$stalled" = True ] && [ $wall -lt 30 ] &&
+   grep -q "stalled: rank 0 (virtual time .*): in MPI_Recv: waits for a message from rank 1, tag 9" "$tmp/run-dead/log.txt" &&
+   grep -q "stalled: rank 1 .*in MPI_Recv: waits for a message from rank 0" "$tmp/dead.err"; then
+	ok "a deadlock is ended as stalled after 3 s: exit 1 in $wall s, job.stalled true, each rank's MPI_Recv in log.txt and on stderr"
+else
+	bad "deadlock: exit $rc in $wall s, job.stalled $stalled: $(grep stalled "$tmp/dead.err" | head -3)"
+fi
+check "a run that did not stall: job.stalled false" \
+	test "$(json "$tmp/run-pp/report.json" "d['job']['stalled']")" = False
+
 # --- 2. patterns: bit-identical under the virtual clock -----------------------
 mkdir -p "$tmp/plain" "$tmp/virt"
 timeout 120 mpiexec.hydra -n 4 "$PATTERNS" "$tmp/plain" >/dev/null 2>&1

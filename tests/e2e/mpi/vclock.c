@@ -46,6 +46,8 @@
  *                           takes K (4 bytes / bandwidth) + latency, and
  *                           prints "vclock-flood ok=1" if every value
  *                           is its tag
+ *   deadlock                2 ranks, each receives from the other first:
+ *                           they wait for ever (the stall watchdog's test)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
@@ -131,7 +133,7 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		if (rank == 0)
 			fprintf(stderr, "usage: vclock pingpong BYTES REPS | ring BYTES ITERS N | share ITERS N"
-			                " | bcast BYTES REPS | allreduce BYTES REPS | wildcard N | iprobe N | flood K\n");
+			                " | bcast BYTES REPS | allreduce BYTES REPS | wildcard N | iprobe N | flood K | deadlock\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	const char *mode = argv[1];
@@ -154,6 +156,10 @@ int main(int argc, char **argv)
 	} else if ((strcmp(mode, "iprobe") == 0 || strcmp(mode, "flood") == 0) && argc == 3 &&
 	           size == 2) {
 		n = atoi(argv[2]);
+	} else if (strcmp(mode, "deadlock") == 0 && size == 2) {
+		int v = rank;
+		MPI_Recv(&v, 1, MPI_INT, 1 - rank, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Send(&v, 1, MPI_INT, 1 - rank, 9, MPI_COMM_WORLD);
 	} else if (strcmp(mode, "share") == 0 && argc == 4) {
 		iters = atoi(argv[2]);
 		n = atoi(argv[3]);

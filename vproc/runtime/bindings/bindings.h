@@ -15,6 +15,10 @@
 
 #include "core/core.h"
 
+/* Every interposed call names itself as it enters: the stall watchdog
+ * prints the call each rank is in (core/vorder.c, vr_order_call). */
+#define vr_enter() vr_enter_call(__func__)
+
 /* coll.c: a cooperative barrier (MPI_Finalize, the constructors) */
 int vr_barrier(MPI_Comm comm);
 /* MPI_Sendrecv's work (p2p.c), for the collectives' exchanges too: *status

@@ -75,7 +75,7 @@ static int virtual_timespec(clockid_t id, struct timespec *ts, const void *ret)
 	if (inside || !caller_is_program(ret))
 		return -1;
 	inside = 1;
-	vr_enter();
+	vr_enter_call("a clock read");
 	unsigned long long t = vr_vt_base_ns(id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE) +
 	                       vr_vt_ns();
 	vr_exit();

@@ -21,7 +21,8 @@
 static int blocking_send(vr_start_fn *start, const void *buf, int count, MPI_Datatype type,
                          int dest, int tag, MPI_Comm comm)
 {
-	vr_enter();
+	vr_enter_call(start == PMPI_Issend ? "MPI_Ssend" : start == PMPI_Irsend ? "MPI_Rsend"
+	                                                                     : "MPI_Send");
 	MPI_Request r;
 	int rc = vr_post_send(start, buf, count, type, dest, tag, comm, &r);
 	if (rc == MPI_SUCCESS)

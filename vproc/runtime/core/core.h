@@ -58,6 +58,8 @@ int vr_emulating(void);
 /* The plan's machine of a world rank; -1 without a segment. */
 int vr_machine_of(int world_rank);
 void vr_enter(void);                        /* a compute segment ends */
+void vr_enter_call(const char *name);       /* the same, in the interposed call `name`
+                                             * (bindings.h: every vr_enter()) */
 void vr_exit(void);                         /* a compute segment starts */
 void vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
 /* network: links: after a receive from another machine, its cost to us. */
@@ -177,6 +179,7 @@ void vr_order_unblock(void);
 void vr_order_done(void);
 void vr_order_doing(int what);
 void vr_order_computing(int yes);   /* emu.c: between MPI calls or not */
+void vr_order_call(const char *name);   /* the call a rank is in, for the stall watchdog */
 int vr_order_pick(int chan, int stag, const int *members, int nmembers, int *src_world,
                   int *stag_out, int *safe);
 /* A poll at vt: 1 (a match arrives by vt: *src_world, *stag_out), 0 (none

@@ -91,6 +91,7 @@ typedef struct {
 
 /* The pool's chunks of pending messages (vr_shm.pool) and each rank's
  * chain of them, newest first; indices are + 1, 0 for none. */
+#define VR_CALL_NAME 24     /* vr_shm.call: "MPI_Recv" */
 #define VR_CHUNK 64
 #define VR_POOL_CHUNKS 8192     /* 524,288 messages, 12 MiB */
 typedef struct {
@@ -208,6 +209,11 @@ typedef struct {
 	_Atomic uint32_t pool_peak;             /* chunks in use at most at once */
 	uint32_t pool_used;
 	vr_chunk pool[VR_POOL_CHUNKS];
+	/* ---- The stall watchdog (hetlaunch's emulation.c) -------------------
+	 * The interposed call each rank is in (or was last in: order[r].computing
+	 * says it left), for the diagnosis of a stalled run; what it waits for
+	 * is in order[r] already.  Written when the call changes. */
+	char call[VR_MAX_RANKS][VR_CALL_NAME];
 } vr_shm;
 
 #endif

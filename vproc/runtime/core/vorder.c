@@ -718,6 +718,21 @@ void vr_order_book(unsigned long long ready, int all)
 	atomic_store(&shm->order[me].doing, 0);
 }
 
+/* For the stall watchdog (shm_layout.h): the call we are in, copied only
+ * when it changes (a pointer compare per call). */
+void vr_order_call(const char *name)
+{
+	static const char *last;
+	if (shm == NULL || me < 0 || name == last)
+		return;
+	last = name;
+	char *to = shm->call[me];
+	size_t k = 0;
+	for (; name[k] && k + 1 < VR_CALL_NAME; k++)
+		to[k] = name[k];
+	to[k] = '\0';
+}
+
 void vr_order_doing(int what)
 {
 	if (shm != NULL && me >= 0)
