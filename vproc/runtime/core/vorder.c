@@ -327,7 +327,8 @@ static int pending_add(int r, vr_pending p)
 		int32_t i = chunk_take();
 		if (i == 0)
 			return 0;
-		shm->pool[i - 1] = (vr_chunk){ .next = s->head, .n = 0 };
+		shm->pool[i - 1].next = s->head;   /* its entries are written as they come */
+		shm->pool[i - 1].n = 0;
 		s->head = i;
 	}
 	vr_chunk *c = &shm->pool[s->head - 1];
