@@ -173,7 +173,12 @@ if [ -z "$ONLY" ] || [ "$ONLY" = 5 ]; then
 		r_json=$tmp/run-bm$r/report.json
 		ooo=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['emulation']['out_of_order'])" "$r_json" 2>/dev/null)
 		mop=$(python3 -c "import json,sys; print('%.2f' % json.load(open(sys.argv[1]))['predicted']['measured_over_predicted'])" "$r_json" 2>/dev/null)
-		[ "$ooo" = 0 ] || status=1
+		# timed's own status is lost in its $(...): the report decides
+		passed=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['passed'])" "$r_json" 2>/dev/null)
+		if [ "$ooo" != 0 ] || [ "$passed" != True ]; then
+			status=1
+			grep -m 20 stalled "$tmp/run-bm$r/log.txt"   # the watchdog's diagnosis, if it ended it
+		fi
 		echo "5. B = M = $r ($((r * 3 / 4)) machines, n = $((64 * r))): $(rtime "$tmp/run-bm$r" 2>/dev/null) s emulated" \
 		     "in $w s of wall, emulated / predicted $mop, out_of_order $ooo (load before: $l0, after: $(load))"
 	done
