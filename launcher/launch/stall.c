@@ -22,16 +22,21 @@
 #include "runtime/core/shm_layout.h"
 
 /* The emulation moved since the last look: a clock, a rank that finished,
- * or a rank computing (it will come back, however long it takes here). */
+ * or a rank computing (it will come back, however long it takes here).
+ * Once every rank is past its last booking, what is left (MPI_Finalize)
+ * is MPI's own, not the order's. */
 static int moving(hl_emu *e, const vr_shm *s)
 {
 	unsigned long long sig = 0;
 	int computing = 0;
+	uint32_t done = 0;
 	for (uint32_t r = 0; r < s->nranks; r++) {
-		sig += atomic_load(&s->rank_vt[r]) + (unsigned)atomic_load(&s->ranks[r].finalized);
+		int fin = atomic_load(&s->ranks[r].finalized);
+		sig += atomic_load(&s->rank_vt[r]) + (unsigned)fin;
+		done += fin || atomic_load(&s->order[r].done);
 		computing |= atomic_load(&s->order[r].computing) && !atomic_load(&s->order[r].done);
 	}
-	int moved = sig != e->stall_sig || computing;
+	int moved = sig != e->stall_sig || computing || done == s->nranks;
 	e->stall_sig = sig;
 	return moved;
 }
