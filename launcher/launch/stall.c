@@ -22,9 +22,12 @@
 #include "runtime/core/shm_layout.h"
 
 /* The emulation moved since the last look: a clock, a rank that finished,
- * or a rank computing (it will come back, however long it takes here).
- * Once every rank is past its last booking, what is left (MPI_Finalize)
- * is MPI's own, not the order's. */
+ * a rank blocking or taking a message (its ver), or a rank computing (it
+ * will come back, however long it takes here).  A stalled ordering changes
+ * none of them: its naps only look, and the escape's picks of the issue's
+ * 96-rank stall sent messages (order_epoch moved, not counted here) but
+ * moved no clock and no ver.  Once every rank is past its last booking,
+ * what is left (MPI_Finalize) is MPI's own, not the order's. */
 static int moving(hl_emu *e, const vr_shm *s)
 {
 	unsigned long long sig = 0;
@@ -32,7 +35,7 @@ static int moving(hl_emu *e, const vr_shm *s)
 	uint32_t done = 0;
 	for (uint32_t r = 0; r < s->nranks; r++) {
 		int fin = atomic_load(&s->ranks[r].finalized);
-		sig += atomic_load(&s->rank_vt[r]) + (unsigned)fin;
+		sig += atomic_load(&s->rank_vt[r]) + (unsigned)fin + atomic_load(&s->order[r].ver);
 		done += fin || atomic_load(&s->order[r].done);
 		computing |= atomic_load(&s->order[r].computing) && !atomic_load(&s->order[r].done);
 	}
