@@ -144,6 +144,20 @@ unsigned long long vproc_wait_wake(const vproc_pattern *pat, uint32_t npat,
 unsigned long long vproc_wait_wake_any(const vproc_pattern *pat, uint32_t npat,
                                        const vproc_pending *pend, uint32_t npend);
 
+/*
+ * The same over pending messages kept in pieces (the runtime's list and
+ * its pool's chunks): vproc_wait_first lowers first[j] to the earliest
+ * arrival in pend matching pat[j] (first[] starts at VPROC_NEVER), and
+ * vproc_wait_join gives the wake-up from them: their latest (any: their
+ * earliest); VPROC_NEVER while one is (any: all are), or with no pattern.
+ * A wait publishes at most VPROC_WAIT_PATTERNS_MAX patterns (the two above
+ * give 0, early, with more).
+ */
+#define VPROC_WAIT_PATTERNS_MAX 64
+void vproc_wait_first(const vproc_pattern *pat, uint32_t npat, const vproc_pending *pend,
+                      uint32_t npend, unsigned long long *first);
+unsigned long long vproc_wait_join(const unsigned long long *first, uint32_t npat, int any);
+
 /* a before b: earlier, or at the same time by a lower rank */
 int vproc_event_before(vproc_event a, vproc_event b);
 

@@ -16,32 +16,51 @@ int vproc_pattern_matches(const vproc_pattern *q, const vproc_pending *p)
 	       (q->stag < 0 || q->stag == p->stag);
 }
 
+void vproc_wait_first(const vproc_pattern *pat, uint32_t npat, const vproc_pending *pend,
+                      uint32_t npend, unsigned long long *first)
+{
+	for (uint32_t j = 0; j < npat; j++)
+		for (uint32_t k = 0; k < npend; k++)
+			if (vproc_pattern_matches(&pat[j], &pend[k]) && pend[k].arrival < first[j])
+				first[j] = pend[k].arrival;
+}
+
+unsigned long long vproc_wait_join(const unsigned long long *first, uint32_t npat, int any)
+{
+	unsigned long long wake = any ? VPROC_NEVER : 0;
+	for (uint32_t j = 0; j < npat; j++) {
+		if (!any && first[j] == VPROC_NEVER)
+			return VPROC_NEVER;
+		if (any ? first[j] < wake : first[j] > wake)
+			wake = first[j];
+	}
+	return npat ? wake : VPROC_NEVER;
+}
+
+/* All the messages in one piece.  More patterns than a wait publishes
+ * (the runtime's VR_WAIT_PATTERNS) give 0: early, so only safe. */
+static unsigned long long wake_of(const vproc_pattern *pat, uint32_t npat,
+                                  const vproc_pending *pend, uint32_t npend, int any)
+{
+	unsigned long long first[VPROC_WAIT_PATTERNS_MAX];
+	if (npat > VPROC_WAIT_PATTERNS_MAX)
+		return 0;
+	for (uint32_t j = 0; j < npat; j++)
+		first[j] = VPROC_NEVER;
+	vproc_wait_first(pat, npat, pend, npend, first);
+	return vproc_wait_join(first, npat, any);
+}
+
 unsigned long long vproc_wait_wake(const vproc_pattern *pat, uint32_t npat,
                                    const vproc_pending *pend, uint32_t npend)
 {
-	unsigned long long wake = 0;
-	for (uint32_t j = 0; j < npat; j++) {
-		unsigned long long first = VPROC_NEVER;
-		for (uint32_t k = 0; k < npend; k++)
-			if (vproc_pattern_matches(&pat[j], &pend[k]) && pend[k].arrival < first)
-				first = pend[k].arrival;
-		if (first == VPROC_NEVER)
-			return VPROC_NEVER;
-		if (first > wake)
-			wake = first;
-	}
-	return npat ? wake : VPROC_NEVER;
+	return wake_of(pat, npat, pend, npend, 0);
 }
 
 unsigned long long vproc_wait_wake_any(const vproc_pattern *pat, uint32_t npat,
                                        const vproc_pending *pend, uint32_t npend)
 {
-	unsigned long long wake = VPROC_NEVER;
-	for (uint32_t k = 0; k < npend; k++)
-		for (uint32_t j = 0; j < npat; j++)
-			if (vproc_pattern_matches(&pat[j], &pend[k]) && pend[k].arrival < wake)
-				wake = pend[k].arrival;
-	return wake;
+	return wake_of(pat, npat, pend, npend, 1);
 }
 
 /* A blocked rank wakes when its pending messages end its wait

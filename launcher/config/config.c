@@ -645,7 +645,7 @@ static int load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 		return -1;
 	}
 	int rc = check_duplicate_keys(d, v);
-	const yt_node *compute = NULL;
+	const yt_node *compute = NULL, *stall = NULL;
 	e->on = 1;
 	for (size_t i = 0; i < v->n; i++) {
 		const yt_node *key = v->items[2 * i], *x = v->items[2 * i + 1];
@@ -663,6 +663,13 @@ static int load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 			e->cpu_time_given = 1, e->cpu_time_loc = (hl_loc){ key->line, key->col };
 		else if (strcmp(s, "compute") == 0)
 			compute = key;
+		else if (strcmp(s, "stall_timeout_s") == 0)
+			stall = key;
+	}
+	/* The real clock's time moves by itself: only virtual clocks stall. */
+	if (rc == 0 && stall && !e->virtual_clock) {
+		diag_error(d, stall->line, stall->col, "emulate: stall_timeout_s needs clock: virtual");
+		rc = -1;
 	}
 	/* Skipped compute has no real duration to sleep off: only virtual
 	 * time can charge what was not run. */

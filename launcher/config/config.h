@@ -57,6 +57,8 @@ typedef struct {
 	hl_loc cpu_time_loc;    /* ... where (run's refusals) */
 	int skip_compute;       /* compute: skip: the interposed BLAS are charged
 	                         * by their flop models and not run (virtual clock) */
+	double stall_timeout_s; /* clock: virtual: wall seconds with nothing moving
+	                         * before the job is ended as stalled; 0: the default */
 } hl_emulation;
 
 #define HL_DEFAULT_N 1024

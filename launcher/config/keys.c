@@ -172,6 +172,9 @@ const hl_key_def hl_keys[] = {
 	        "false: charge only the flop models (times independent of this computer's load)"),
 	EMULATE("compute", HL_KT_ENUM, COMPUTES, EMU(skip_compute), "run",
 	        "skip: the BLAS are charged, not run, large allocations folded (clock: virtual)"),
+	EMULATE("stall_timeout_s", HL_KT_NUMBER, NULL, EMU(stall_timeout_s), "60",
+	        "clock: virtual: seconds of wall time with no rank's clock moving and none "
+	        "computing, after which the job is ended as stalled"),
 	/* kernel hpl's hpl: mapping (HPL.dat's lines 13-31, hpl.h) */
 	HPL("threshold", HL_KT_NUMBER, 0, 0, NULL, HPLS(threshold), "16",
 	    "the scaled residual below which a run passes"),

@@ -29,6 +29,11 @@ typedef struct {
 	size_t nmachines;
 	int chosen;             /* K was chosen from the host's speed */
 	double next_progress;   /* hl_emu_progress: the job's second of the last line */
+	/* hl_emu_watch (stall.c), set before the job: */
+	int progress_lines;     /* print hl_emu_progress's lines */
+	double stall_s;         /* end the job after this long stalled; 0: never */
+	double stall_since;     /* the job's second when the emulation last moved */
+	unsigned long long stall_sig;   /* the clocks and finished ranks, then */
 } hl_emu;
 
 /*
@@ -80,6 +85,18 @@ void hl_emu_print_speeds(const hl_emu *e, const hl_config *cfg);
  * virtual time. */
 #define HL_EMU_PROGRESS_S 10.0
 void hl_emu_progress(void *ctx, double elapsed);
+
+/* Under the virtual clock, the hl_spawn_opts watch (ctx: the hl_emu):
+ * the progress lines if progress_lines, and the stall watchdog
+ * (stall.c): once every rank attached, when no rank's clock has moved,
+ * none has finished and none has computed for stall_s seconds of wall
+ * time, the diagnosis (each rank's call, what it waits for, its virtual
+ * time; identical ranks grouped) that ends the job, malloc'd; else NULL.
+ * HL_EMU_STALL_S by default (emulate: stall_timeout_s; HETLAUNCH_STALL_S
+ * overrides both: hl_emu_stall_s). */
+#define HL_EMU_STALL_S 60.0
+char *hl_emu_watch(void *ctx, double elapsed);
+double hl_emu_stall_s(double configured);
 
 void hl_emu_destroy(hl_emu *e);
 

@@ -326,6 +326,7 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 	jw_key(w, "signal"); jw_uint(w, (size_t)run->job.signal);
 	jw_key(w, "timed_out"); jw_bool(w, run->job.timed_out);
 	jw_key(w, "interrupted"); jw_bool(w, run->job.interrupted != 0);
+	jw_key(w, "stalled"); jw_bool(w, run->job.stalled);
 	jw_key(w, "elapsed"); jw_num(w, run->job.elapsed);
 	/* hpcc runs fifteen other benchmarks before HPL: the job's wall time
 	 * split into HPL's section and the rest (start-up included) */
@@ -452,6 +453,9 @@ static void diagnose(hl_run *run, const hl_config *cfg, const char *program)
 		     hl_slurm_wanted(cfg) ? "srun" : cfg->mpiexec ? cfg->mpiexec[0]
 		     : cfg->mpi == HL_MPI_OPENMPI ? "mpirun" : DEFAULT_MPIEXEC,
 		     strerror(run->job.exec_failed));
+	} else if (run->job.stalled) {
+		fail(run, 1, "stalled: no rank's virtual time moved for %g s; the job was ended "
+		     "(each rank's state in log.txt)", hl_emu_stall_s(cfg->emu.stall_timeout_s));
 	} else if (run->job.timed_out) {
 		fail(run, 1, "the job ran longer than timeout: %g s and was ended", cfg->timeout);
 	} else if (hl_slurm_cancelled(log, run->job.interrupted, msg, sizeof msg)) {
@@ -572,7 +576,7 @@ typedef struct {
 	int rankmap;                  /* Hydra takes -rankmap */
 	char cwd[PATH_MAX];           /* the run directory, absolute */
 	hl_emu emu;                   /* the emulation / wake-up segment */
-	int progress_lines;           /* the emulation's progress on stderr */
+	int emu_watch;                /* the virtual clock's progress and stall watchdog */
 	hl_hpcc_watch hpcc;           /* kernel: hpl: hpcc's sections as they come */
 	argv_t argv;                  /* the command */
 	int lock_fd;                  /* DIR/.hetlaunch.lock, held; -1: none */
@@ -1055,15 +1059,15 @@ static void print_command(const job_state *j)
 	putchar('\n');
 }
 
-/* What the job's watch does at every poll: the emulation's progress
- * lines, hpcc's sections. */
-static void job_progress(void *ctx, double elapsed)
+/* What the job's watch does at every poll: hpcc's sections; under the
+ * virtual clock the emulation's progress lines and stall watchdog, whose
+ * message ends the job. */
+static char *job_watch(void *ctx, double elapsed)
 {
 	job_state *j = ctx;
-	if (j->progress_lines)
-		hl_emu_progress(&j->emu, elapsed);
 	if (j->cfg->kernel == HL_KERNEL_HPL)
 		hl_hpcc_watch_poll(&j->hpcc, elapsed);
+	return j->emu_watch ? hl_emu_watch(&j->emu, elapsed) : NULL;
 }
 
 /* Start the job and wait for it; log.txt is its output. */
@@ -1076,9 +1080,12 @@ static int job_spawn(job_state *j)
 	char path[PATH_MAX + 64];
 	snprintf(path, sizeof path, "%s/log.txt", run->dir);
 	hl_spawn_opts so = { j->argv.v, j->cwd, path, j->cfg->timeout, !j->o->quiet, run->job_env,
-		             job_progress, j };
-	j->progress_lines = !j->o->quiet && j->emu.shm && j->cfg->emulate &&
-	                    j->cfg->emu.virtual_clock;
+		             job_watch, j };
+	if (j->emu.shm && j->cfg->emulate && j->cfg->emu.virtual_clock) {
+		j->emu.progress_lines = !j->o->quiet;
+		j->emu.stall_s = hl_emu_stall_s(j->cfg->emu.stall_timeout_s);
+		j->emu_watch = 1;
+	}
 	hl_hpcc_watch_init(&j->hpcc, j->cwd);
 	if (hl_spawn(&so, &run->job, j->err, sizeof j->err) < 0)
 		return fail(run, 1, "%s", j->err);
@@ -1182,7 +1189,8 @@ static void job_results(job_state *j)
 	if (cfg->emulate && cfg->emu.skip_compute)
 		results_unchecked(run);
 	if (cfg->kernel == HL_KERNEL_EXEC) {
-		run->passed = run->job.exit_code == 0 && !run->job.timed_out && !run->job.interrupted;
+		run->passed = run->job.exit_code == 0 && !run->job.timed_out && !run->job.interrupted &&
+		              !run->job.stalled;
 		if (run->results.nresults > 0)
 			run->passed &= run->results.passed;
 		else

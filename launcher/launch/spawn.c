@@ -311,6 +311,22 @@ static void wait_io(job *w)
 	}
 }
 
+/* The watch's look at the job; its message, if it has one, ends it. */
+static void watched(const hl_spawn_opts *o, hl_spawn_result *res, job *w)
+{
+	char *msg = o->watch(o->watch_ctx, hl_now() - w->t0);
+	if (msg == NULL)
+		return;
+	if (w->log.llen > 0)
+		hl_joblog_add(&w->log, "\n", 1);   /* after the job's unfinished line */
+	hl_joblog_add(&w->log, msg, strlen(msg));
+	if (!o->echo)
+		fputs(msg, stderr);
+	free(msg);
+	res->stalled = 1;
+	start_end(w);
+}
+
 /* Until argv[0] has been reaped and its output has ended; a pipe that a
  * process out of our reach keeps open is given up LINGER_S after the
  * strays' grace period. */
@@ -322,8 +338,8 @@ static void watch_job(const hl_spawn_opts *o, hl_spawn_result *res, job *w)
 		if (w->reaped && (w->out < 0 || hl_now() - w->reaped_at > GRACE_S + LINGER_S))
 			return;
 		wait_io(w);
-		if (o->progress && !w->reaped)
-			o->progress(o->progress_ctx, hl_now() - w->t0);
+		if (o->watch && !w->reaped && !res->stalled && !res->interrupted && !res->timed_out)
+			watched(o, res, w);
 	}
 }
 

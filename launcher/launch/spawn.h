@@ -16,9 +16,12 @@ typedef struct {
 	double timeout;          /* seconds; 0: none */
 	int echo;                /* show the job's lines on stderr */
 	char *const *env;        /* NAME=VALUE added to the child's environment; NULL: none */
-	void (*progress)(void *ctx, double elapsed);   /* while the job runs, about
-	                          * every 200 ms (elapsed: its seconds); NULL: none */
-	void *progress_ctx;
+	char *(*watch)(void *ctx, double elapsed);   /* while the job runs, about
+	                          * every 200 ms (elapsed: its seconds); NULL: none.
+	                          * Returns NULL, or a message (malloc'd) that ends
+	                          * the job: it goes into the log and on stderr, and
+	                          * the result says stalled */
+	void *watch_ctx;
 } hl_spawn_opts;
 
 typedef struct {
@@ -26,6 +29,8 @@ typedef struct {
 	int signal;              /* that ended argv[0], or 0 */
 	int timed_out;           /* we ended it: timeout */
 	int interrupted;         /* we ended it: SIGINT/SIGTERM (the signal) */
+	int stalled;             /* we ended it: the watch said so (an emulation
+	                          * whose clocks stopped moving) */
 	int exec_failed;         /* argv[0] could not be started (errno) */
 	int log_error;           /* errno of writing log.txt (a full disk), or 0 */
 	double elapsed;          /* seconds */

@@ -16,7 +16,14 @@
 #      BLAS run too, and the skip/run difference of the emulated times.
 #      BENCH_SKIP_RANKS chooses the ranks (default "16 64 96 256"; the
 #      256-rank LU is n = 20 000, about 4 minutes here: target 5).
-# BENCH_VCLOCK_ONLY=1|2|3|4 runs one of them.
+#   5. B = M (one column block per rank), nb = 64, LU under compute: skip,
+#      machines of cycle times 1, 2, 4 (20, 10, 5 Gflop/s; 5 us, 20 Gb/s):
+#      the family whose 96-rank run stalled for ever (a full pending
+#      list, doc/design/virtual-clock.md).  Each must finish with
+#      out_of_order 0 (else the exit status is 1); prints the wall time,
+#      the emulated time and emulated / predicted.  BENCH_BM_RANKS chooses
+#      the ranks (default "96 128"; 256 is n = 16 384).
+# BENCH_VCLOCK_ONLY=1|2|3|4|5 runs one of them.
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 ONLY=${BENCH_VCLOCK_ONLY:-}
@@ -143,6 +150,37 @@ if [ -z "$ONLY" ] || [ "$ONLY" = 4 ]; then
 			a=$(rtime "$tmp/run-skip$r"); b=$(rtime "$tmp/run-run$r")
 			echo "4. $r ranks: skip $a s, run $b s emulated: $(awk -v a="$a" -v b="$b" 'BEGIN { printf "%+.3f%%", (a - b) / b * 100 }')"
 		fi
+	done
+fi
+# bm_yaml NAME MACHINES B: the stalled family, n = 64 B
+bm_yaml() {
+	{
+		echo "name: $1"
+		echo "machines:"
+		for i in $(seq 0 $(($2 - 1))); do
+			echo "  - {name: m$i, host: localhost, cycle_time: $((1 << (i % 3)))}"
+		done
+		echo "layout: 1d"; echo "B: $3"; echo "kernel: lu"; echo "n: $((64 * $3))"; echo "nb: 64"
+		echo "emulate: {clock: virtual, mflops: 20000, cycle_time: 1, latency_us: 5, bandwidth_mbps: 20000, compute: skip}"
+		echo "timeout: 1800"
+	} >"$tmp/$1.yaml"
+}
+if [ -z "$ONLY" ] || [ "$ONLY" = 5 ]; then
+	for r in ${BENCH_BM_RANKS:-96 128}; do
+		bm_yaml "bm$r" $((r * 3 / 4)) "$r"
+		l0=$(load)
+		w=$(timed "bm$r")
+		r_json=$tmp/run-bm$r/report.json
+		ooo=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['emulation']['out_of_order'])" "$r_json" 2>/dev/null)
+		mop=$(python3 -c "import json,sys; print('%.2f' % json.load(open(sys.argv[1]))['predicted']['measured_over_predicted'])" "$r_json" 2>/dev/null)
+		# timed's own status is lost in its $(...): the report decides
+		passed=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['passed'])" "$r_json" 2>/dev/null)
+		if [ "$ooo" != 0 ] || [ "$passed" != True ]; then
+			status=1
+			grep -m 20 stalled "$tmp/run-bm$r/log.txt"   # the watchdog's diagnosis, if it ended it
+		fi
+		echo "5. B = M = $r ($((r * 3 / 4)) machines, n = $((64 * r))): $(rtime "$tmp/run-bm$r" 2>/dev/null) s emulated" \
+		     "in $w s of wall, emulated / predicted $mop, out_of_order $ooo (load before: $l0, after: $(load))"
 	done
 fi
 exit $status

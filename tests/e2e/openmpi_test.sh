@@ -187,6 +187,31 @@ if [ -x "$tmp/patterns" ]; then
 		ok "exec patterns (Open MPI, clock: virtual): the same lines as without the runtime"
 	else bad "exec patterns (Open MPI, clock: virtual): exit $rc: $(tail -3 "$tmp/err")"; fi
 fi
+# the stall watchdog under Open MPI: two ranks that each receive first
+# (tests/e2e/mpi/vclock.c deadlock), HETLAUNCH_STALL_S=3: ended as
+# stalled, exit 1, each rank's MPI_Recv in log.txt, job.stalled true
+if mpicc.openmpi -std=c11 -O1 -o "$tmp/vclock" tests/e2e/mpi/vclock.c -lblas 2>"$tmp/cc.err"; then
+	cat >"$tmp/dead.yaml" <<YAML
+machines:
+  - {name: a, cycle_time: 1}
+  - {name: b, cycle_time: 1}
+B: 2
+kernel: exec
+program: $tmp/vclock
+args: [deadlock]
+mpi: openmpi
+emulate: {mflops: 1000, cycle_time: 1, clock: virtual}
+timeout: 120
+YAML
+	t0=$(date +%s)
+	HETLAUNCH_STALL_S=3 timeout 60 "$HETLAUNCH" run "$tmp/dead.yaml" --quiet --out "$tmp/run-dead" >/dev/null 2>"$tmp/err"
+	rc=$? wall=$(( $(date +%s) - t0 ))
+	if [ $rc = 1 ] && [ "$(json "$tmp/run-dead/report.json" 'd["job"]["stalled"]')" = True ] &&
+	   [ $wall -lt 30 ] && grep -q "stalled: rank 1 .*in MPI_Recv: waits for a message from rank 0" "$tmp/run-dead/log.txt" &&
+	   grep -q "stalled" "$tmp/err"; then
+		ok "a deadlock under Open MPI is ended as stalled (HETLAUNCH_STALL_S=3): exit 1 in $wall s, each rank's MPI_Recv named"
+	else bad "deadlock under Open MPI: exit $rc in $wall s: $(grep stalled "$tmp/err" | head -3)"; fi
+else bad "building vclock with mpicc.openmpi: $(head -5 "$tmp/cc.err")"; fi
 # exec: Debian's hpcc (linked with Open MPI), N = 400 on 2 x 2; it reads
 # hpccinf.txt from its working directory, the run directory.  Its MPI
 # polling (MPI_Test, Testany, Waitany) once hung at its end.  Its HPL part

@@ -188,6 +188,44 @@ if timeout 30 "$HETLAUNCH" run "$tmp/ipr.yaml" --quiet --out "$tmp/run-ipr" 2>"$
 	else bad "MPI_Iprobe spin: rank 1 at $t1 s (closed form 0.032 s), out of order $ooo"; fi
 else bad "MPI_Iprobe spin: exit $?: $(tail -3 "$tmp/ipr.err")"; fi
 
+# More messages pending for one rank than its list in the segment holds
+# (128; the rest in the pool's chunks, vorder.c): rank 0 sends 300 ints,
+# tags 1 .. 300, to rank 1 on another machine, which takes them from
+# MPI_ANY_SOURCE, tag 300 first.  Each leaves at 32 bits / 100 Mb/s =
+# 0.32 us after the one before: tag 300 arrives 300 x 0.32 us + 100 us =
+# 0.000196 s after rank 0 started.  A message the full list left out
+# could end no wildcard receive (172 escapes, 24 s of wall time), as in
+# the 96-rank LU of tests/bench/bench_vclock.sh item 5, which stalled.
+vclock_yaml flood "a:1,b:1" 2 "{mflops: 1000, cycle_time: 1, latency_us: 100, bandwidth_mbps: 100, clock: virtual, cpu_time: false}" flood 300
+if timeout 60 "$HETLAUNCH" run "$tmp/flood.yaml" --quiet --out "$tmp/run-flood" 2>"$tmp/flood.err"; then
+	t=$(awk '$1 == "vclock" { split($6, s, "="); split($7, e, "=");
+		if ($3 == "rank=0") s0 = s[2]; else e1 = e[2] } END { print e1 - s0 }' "$tmp/run-flood/log.txt")
+	ooo=$(json "$tmp/run-flood/report.json" "d['emulation']['out_of_order']")
+	if within "$t" 0.000196 0.01 && [ "$ooo" = 0 ] && grep -q "vclock-flood ok=1" "$tmp/run-flood/log.txt"; then
+		ok "300 messages pending for one rank, taken in reverse from any source: $t s, closed form 0.000196 s, in order"
+	else bad "300 pending messages: $t s (closed form 0.000196 s), out of order $ooo"; fi
+else bad "300 pending messages: exit $?: $(tail -3 "$tmp/flood.err")"; fi
+
+# The stall watchdog: two ranks that each receive from the other first
+# wait for ever, with nothing moving.  With emulate: stall_timeout_s: 3
+# hetlaunch ends the job after 3 s of that: exit 1, job.stalled true, and
+# each rank's call and what it waits for in log.txt and on stderr.  A run
+# that does not stall (the ping-pong above) says job.stalled false.
+vclock_yaml dead "a:1,b:1" 2 "{mflops: 1000, cycle_time: 1, clock: virtual, stall_timeout_s: 3}" deadlock
+t0=$(date +%s)
+timeout 60 "$HETLAUNCH" run "$tmp/dead.yaml" --quiet --out "$tmp/run-dead" 2>"$tmp/dead.err"
+rc=$? wall=$(( $(date +%s) - t0 ))
+stalled=$(json "$tmp/run-dead/report.json" "d['job']['stalled']" 2>/dev/null)
+if [ $rc = 1 ] && [ "$stalled" = True ] && [ $wall -lt 30 ] &&
+   grep -q "stalled: rank 0 (virtual time .*): in MPI_Recv: waits for a message from rank 1, tag 9" "$tmp/run-dead/log.txt" &&
+   grep -q "stalled: rank 1 .*in MPI_Recv: waits for a message from rank 0" "$tmp/dead.err"; then
+	ok "a deadlock is ended as stalled after 3 s: exit 1 in $wall s, job.stalled true, each rank's MPI_Recv in log.txt and on stderr"
+else
+	bad "deadlock: exit $rc in $wall s, job.stalled $stalled: $(grep stalled "$tmp/dead.err" | head -3)"
+fi
+check "a run that did not stall: job.stalled false" \
+	test "$(json "$tmp/run-pp/report.json" "d['job']['stalled']")" = False
+
 # --- 2. patterns: bit-identical under the virtual clock -----------------------
 mkdir -p "$tmp/plain" "$tmp/virt"
 timeout 120 mpiexec.hydra -n 4 "$PATTERNS" "$tmp/plain" >/dev/null 2>&1

@@ -274,6 +274,34 @@ static void wait_ends_when_every_receive_has_its_message(void **state)
 	assert_true(vproc_wait_wake_any(pat, 0, pend, 4) == VPROC_NEVER);
 }
 
+/* The same over messages kept in pieces (the runtime's list, then its
+ * pool's chunks): any split of the messages gives the one-piece answer,
+ * for every prefix of the patterns, both kinds of wait. */
+static void wait_over_pieces_is_wait_over_all(void **state)
+{
+	(void)state;
+	vproc_pattern pat[4] = { { 2, 0, 0 }, { 2, 1, 0 }, { 2, -1, 7 }, { 2, 2, -1 } };
+	vproc_pending pend[6] = { { 400, 2, 1, 0, 0 }, { 200, 2, 2, 0, 0 }, { 100, 2, 0, 0, 0 },
+	                          { 300, 2, 1, 0, 0 }, { 50, 3, 1, 0, 0 }, { 250, 2, 5, 7, 0 } };
+	for (uint32_t np = 0; np <= 4; np++)
+		for (uint32_t cut = 0; cut <= 6; cut++)
+			for (int any = 0; any <= 1; any++) {
+				unsigned long long first[4] = { VPROC_NEVER, VPROC_NEVER, VPROC_NEVER,
+				                                VPROC_NEVER };
+				vproc_wait_first(pat, np, pend, cut, first);
+				vproc_wait_first(pat, np, pend + cut, 6 - cut, first);
+				unsigned long long whole = any ? vproc_wait_wake_any(pat, np, pend, 6)
+				                               : vproc_wait_wake(pat, np, pend, 6);
+				assert_true(vproc_wait_join(first, np, any) == whole);
+			}
+	unsigned long long first[4] = { VPROC_NEVER, VPROC_NEVER, VPROC_NEVER, VPROC_NEVER };
+	vproc_wait_first(pat, 4, pend, 6, first);
+	assert_true(vproc_wait_join(first, 4, 0) == 300);   /* max(100, 300, 250, 200) */
+	assert_true(vproc_wait_join(first, 4, 1) == 100);
+	pend[5].stag = 6;                                    /* tag 7 has none now */
+	assert_true(vproc_wait_wake(pat, 4, pend, 6) == VPROC_NEVER);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +317,7 @@ int main(void)
 		cmocka_unit_test(wildcard_candidate),
 		cmocka_unit_test(blocker_is_who_moves_the_bound),
 		cmocka_unit_test(wait_ends_when_every_receive_has_its_message),
+		cmocka_unit_test(wait_over_pieces_is_wait_over_all),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

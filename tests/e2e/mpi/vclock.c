@@ -38,6 +38,16 @@
  *                           receives them into calloc'd memory (never
  *                           folded) and prints "vclock-folded same=1" if
  *                           they are the pattern (0 if not)
+ *   flood K                 2 ranks: rank 0 sends K ints, tags 1 .. K, to
+ *                           rank 1, which receives them from
+ *                           MPI_ANY_SOURCE in the reverse order (tag K
+ *                           first): more messages pending for one rank
+ *                           than its list in the segment holds; rank 1
+ *                           takes K (4 bytes / bandwidth) + latency, and
+ *                           prints "vclock-flood ok=1" if every value
+ *                           is its tag
+ *   deadlock                2 ranks, each receives from the other first:
+ *                           they wait for ever (the stall watchdog's test)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
@@ -93,6 +103,21 @@ static int folded(size_t bytes, size_t offset)
 	return 0;
 }
 
+static void flood(int k)
+{
+	int ok = 1;
+	for (int t = 1; t <= k; t++) {
+		int v = t;
+		if (rank == 0)
+			MPI_Send(&v, 1, MPI_INT, 1, t, MPI_COMM_WORLD);
+		else
+			MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, k + 1 - t, MPI_COMM_WORLD,
+			         MPI_STATUS_IGNORE), ok &= v == k + 1 - t;
+	}
+	if (rank == 1)
+		printf("vclock-flood ok=%d\n", ok);
+}
+
 static double mono(void)
 {
 	struct timespec ts;
@@ -108,7 +133,7 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		if (rank == 0)
 			fprintf(stderr, "usage: vclock pingpong BYTES REPS | ring BYTES ITERS N | share ITERS N"
-			                " | bcast BYTES REPS | allreduce BYTES REPS | wildcard N | iprobe N\n");
+			                " | bcast BYTES REPS | allreduce BYTES REPS | wildcard N | iprobe N | flood K | deadlock\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	const char *mode = argv[1];
@@ -128,8 +153,13 @@ int main(int argc, char **argv)
 		n = atoi(argv[4]);
 	} else if (strcmp(mode, "wildcard") == 0 && argc == 3 && size == 3) {
 		n = atoi(argv[2]);
-	} else if (strcmp(mode, "iprobe") == 0 && argc == 3 && size == 2) {
+	} else if ((strcmp(mode, "iprobe") == 0 || strcmp(mode, "flood") == 0) && argc == 3 &&
+	           size == 2) {
 		n = atoi(argv[2]);
+	} else if (strcmp(mode, "deadlock") == 0 && size == 2) {
+		int v = rank;
+		MPI_Recv(&v, 1, MPI_INT, 1 - rank, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Send(&v, 1, MPI_INT, 1 - rank, 9, MPI_COMM_WORLD);
 	} else if (strcmp(mode, "share") == 0 && argc == 4) {
 		iters = atoi(argv[2]);
 		n = atoi(argv[3]);
@@ -188,6 +218,8 @@ int main(int argc, char **argv)
 			MPI_Recv(&v, 1, MPI_INT, 0, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		}
 	}
+	if (mode[0] == 'f')
+		flood(n);
 	for (int k = 0; k < iters; k++) {
 		if (pairs)
 			pingpong(sbuf, rbuf, bytes, peer);

@@ -60,7 +60,8 @@ int vr_emulating(void);
 /* The plan's machine of a world rank; -1 without a segment. */
 int vr_machine_of(int world_rank);
 /* A compute segment ends: the program entered the MPI call `call` (its
- * name, for the timeline); vr_enter() names the calling function. */
+ * name, for the timeline and the stall watchdog's diagnosis, vorder.c's
+ * vr_order_call); vr_enter() names the calling function. */
 void vr_enter_call(const char *call);
 #define vr_enter() vr_enter_call(__func__)
 /* 1 in a thread other than the one that called MPI_Init (its calls are
@@ -191,6 +192,7 @@ void vr_order_unblock(void);
 void vr_order_done(void);
 void vr_order_doing(int what);
 void vr_order_computing(int yes);   /* emu.c: between MPI calls or not */
+void vr_order_call(const char *name);   /* the call a rank is in, for the stall watchdog */
 int vr_order_pick(int chan, int stag, const int *members, int nmembers, int *src_world,
                   int *stag_out, int *safe);
 /* A poll at vt: 1 (a match arrives by vt: *src_world, *stag_out), 0 (none

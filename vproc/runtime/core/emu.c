@@ -398,10 +398,12 @@ static void check_thread(const char *call)
 void vr_enter_call(const char *call)
 {
 	ncalls++;
-	if (emulating) {
+	if (emulating)
 		check_thread(call);
+	if (vr_virtual())
+		vr_order_call(call);   /* the stall watchdog's diagnosis */
+	if (emulating)
 		charge_segment();
-	}
 	vr_account_enter(call);   /* after the charge: its sleep or booking is compute */
 }
 

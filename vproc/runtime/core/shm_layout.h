@@ -56,7 +56,9 @@ typedef struct {
 
 /* vorder.c: a message whose stamp is on its way to a rank, registered by
  * its sender before the stamp leaves and removed by the receiver when it
- * takes the stamp; and what a rank blocked in a receive waits for. */
+ * takes the stamp; and what a rank blocked in a receive waits for.  The
+ * messages beyond a rank's VR_PENDING_CAP go to the pool's chunks
+ * (vr_spill, below). */
 #define VR_PENDING_CAP 128
 #define VR_WAIT_PATTERNS 8
 typedef vproc_pending vr_pending;   /* vproc/vclock.h */
@@ -64,7 +66,7 @@ typedef vproc_pattern vr_pattern;
 typedef struct {
 	_Atomic int lock;
 	uint32_t npending;
-	_Atomic uint32_t overflow;   /* pending entries lost to a full list */
+	_Atomic uint32_t overflow;   /* pending entries lost to a full pool */
 	_Atomic int blocked;         /* 1: in a wait that only messages matching
 	                              * each of pat[0..npat) can end */
 	_Atomic int done;            /* past its last booking (MPI_Finalize) */
@@ -86,6 +88,21 @@ typedef struct {
 	vr_pattern pat[VR_WAIT_PATTERNS];
 	vr_pending pending[VR_PENDING_CAP];
 } vr_order;
+
+/* The pool's chunks of pending messages (vr_shm.pool) and each rank's
+ * chain of them, newest first; indices are + 1, 0 for none. */
+#define VR_CALL_NAME 24     /* vr_shm.call: "MPI_Recv" */
+#define VR_CHUNK 64
+#define VR_POOL_CHUNKS 8192     /* 524,288 messages, 12 MiB */
+typedef struct {
+	int32_t next;           /* the chunk taken before this one */
+	uint32_t n;
+	vr_pending e[VR_CHUNK];
+} vr_chunk;
+typedef struct {
+	int32_t head;           /* the newest chunk: the only one not full */
+	uint32_t n;             /* messages in the chunks */
+} vr_spill;
 
 typedef struct {
 	double scale;           /* emulated seconds per CPU second of this host */
@@ -183,6 +200,25 @@ typedef struct {
 	 * its stderr line can be lost when mpiexec kills the job first. */
 	_Atomic int refused;                        /* 1: refusal[] is set */
 	char refusal[256];
+	/* ---- Pending messages beyond a rank's list (vorder.c) ----------------
+	 * A rank's messages not yet received that do not fit its list
+	 * (VR_PENDING_CAP) are chained in chunks of this pool, under the
+	 * rank's order lock; a chunk is taken and given back under pool_lock.
+	 * Never lost while the pool lasts: a lost one can end no wildcard
+	 * receive and makes its rank's bound its clock (virtual-clock.md,
+	 * "A full pending list").  Pages are touched only when used. */
+	vr_spill spill[VR_MAX_RANKS];
+	_Atomic int pool_lock;
+	int32_t pool_free;                      /* a given-back chunk + 1; 0 none */
+	uint32_t pool_top;                      /* chunks ever taken */
+	_Atomic uint32_t pool_peak;             /* chunks in use at most at once */
+	uint32_t pool_used;
+	vr_chunk pool[VR_POOL_CHUNKS];
+	/* ---- The stall watchdog (hetlaunch's emulation.c) -------------------
+	 * The interposed call each rank is in (or was last in: order[r].computing
+	 * says it left), for the diagnosis of a stalled run; what it waits for
+	 * is in order[r] already.  Written when the call changes. */
+	char call[VR_MAX_RANKS][VR_CALL_NAME];
 } vr_shm;
 
 #endif

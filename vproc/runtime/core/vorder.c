@@ -102,7 +102,7 @@ void vr_order_init(void *segment, int rank, const int *sib, int nsib)
  * printed to stderr (the run's log.txt) at MPI_Finalize; summed over the
  * ranks by tests/bench/bench_vclock.sh. */
 static struct {
-	unsigned long snapshots, naps, timeouts, picks, unsafe, bookings, booking_naps, wakes;
+	unsigned long snapshots, naps, timeouts, picks, unsafe, bookings, booking_naps, wakes, maxpend;
 } st;
 
 static void bump(void)
@@ -174,14 +174,38 @@ static void set_term(int r, unsigned long long t)
 	atomic_store(&shm->term[r], t);
 }
 
+/* Rank r's pending messages a piece at a time (under its lock): its list,
+ * then each chunk of the pool (vr_spill).  *it starts at -1. */
+static const vr_pending *next_piece(int r, int32_t *it, uint32_t *n)
+{
+	if (*it < 0) {
+		*it = shm->spill[r].head;
+		*n = shm->order[r].npending;
+		return shm->order[r].pending;
+	}
+	if (*it == 0)
+		return NULL;
+	const vr_chunk *c = &shm->pool[*it - 1];
+	*it = c->next;
+	*n = c->n;
+	return c->e;
+}
+
 /* A blocked rank's term (vproc_order_horizon's own_wake): its wake-up,
  * not before its clock; never while a pattern has no message. */
-static unsigned long long blocked_term(const vr_order *o, unsigned long long vt)
+static unsigned long long blocked_term(int r, unsigned long long vt)
 {
+	const vr_order *o = &shm->order[r];
 	if (atomic_load(&o->overflow))
 		return vt;
-	unsigned long long w = o->any ? vproc_wait_wake_any(o->pat, o->npat, o->pending, o->npending)
-	                              : vproc_wait_wake(o->pat, o->npat, o->pending, o->npending);
+	unsigned long long first[VR_WAIT_PATTERNS];
+	for (uint32_t j = 0; j < o->npat; j++)
+		first[j] = INF;
+	const vr_pending *p;
+	uint32_t n;
+	for (int32_t it = -1; (p = next_piece(r, &it, &n)) != NULL;)
+		vproc_wait_first(o->pat, o->npat, p, n, first);
+	unsigned long long w = vproc_wait_join(first, o->npat, (int)o->any);
 	return w == INF ? INF : w > vt ? w : vt;
 }
 
@@ -249,14 +273,89 @@ void vr_order_moved(unsigned long long vt)
 		set_term(me, vt);
 	} else {
 		lock(&o->lock);
-		set_term(me, atomic_load(&o->blocked) ? blocked_term(o, vt) : vt);
+		set_term(me, atomic_load(&o->blocked) ? blocked_term(me, vt) : vt);
 		unlock(&o->lock);
 	}
 	notify(vt, 0);
 	horizon_rose();
 }
 
-/* ---- pending messages ----------------------------------------------------- */
+/* ---- pending messages -----------------------------------------------------
+ * Each rank's messages not yet received: its list in the segment, then
+ * chunks of the segment's pool once the list is full.  A message left
+ * out can end no wildcard receive (vr_order_pick sees only these) and
+ * made its rank's bound its clock for the rest of the run: in a 96-rank
+ * LU (1 x 96, one column block each), a rank that forwards every ring
+ * broadcast had 150 messages pending for its successor, which waited
+ * for another ring coming the other way, and no rank could go
+ * (virtual-clock.md, "A full pending list"). */
+
+static int32_t chunk_take(void)
+{
+	lock(&shm->pool_lock);
+	int32_t i = shm->pool_free;
+	if (i)
+		shm->pool_free = shm->pool[i - 1].next;
+	else if (shm->pool_top < VR_POOL_CHUNKS)
+		i = (int32_t)++shm->pool_top;
+	if (i && ++shm->pool_used > atomic_load(&shm->pool_peak))
+		atomic_store(&shm->pool_peak, shm->pool_used);
+	unlock(&shm->pool_lock);
+	return i;
+}
+
+static void chunk_give(int32_t i)
+{
+	lock(&shm->pool_lock);
+	shm->pool[i - 1].next = shm->pool_free;
+	shm->pool_free = i;
+	shm->pool_used--;
+	unlock(&shm->pool_lock);
+}
+
+/* Appends to r's messages (under its lock): the list, else the newest
+ * chunk, else a new one.  0 if the pool is exhausted. */
+static int pending_add(int r, vr_pending p)
+{
+	vr_order *o = &shm->order[r];
+	vr_spill *s = &shm->spill[r];
+	if (o->npending < VR_PENDING_CAP) {
+		o->pending[o->npending++] = p;
+		return 1;
+	}
+	if (s->head == 0 || shm->pool[s->head - 1].n == VR_CHUNK) {
+		int32_t i = chunk_take();
+		if (i == 0)
+			return 0;
+		shm->pool[i - 1].next = s->head;   /* its entries are written as they come */
+		shm->pool[i - 1].n = 0;
+		s->head = i;
+	}
+	vr_chunk *c = &shm->pool[s->head - 1];
+	c->e[c->n++] = p;
+	s->n++;
+	return 1;
+}
+
+/* Removes *at, one of r's messages (under its lock), by moving the last
+ * one there: the newest chunk's last, or the list's. */
+static void pending_remove(int r, vr_pending *at)
+{
+	vr_order *o = &shm->order[r];
+	vr_spill *s = &shm->spill[r];
+	if (s->head == 0) {
+		*at = o->pending[--o->npending];
+		return;
+	}
+	int32_t h = s->head;
+	vr_chunk *c = &shm->pool[h - 1];
+	*at = c->e[--c->n];
+	s->n--;
+	if (c->n == 0) {
+		s->head = c->next;
+		chunk_give(h);
+	}
+}
 
 void vr_order_sent(int dest, int chan, int stag, unsigned long long arrival)
 {
@@ -264,12 +363,12 @@ void vr_order_sent(int dest, int chan, int stag, unsigned long long arrival)
 		return;
 	vr_order *o = &shm->order[dest];
 	lock(&o->lock);
-	if (o->npending < VR_PENDING_CAP)
-		o->pending[o->npending++] = (vr_pending){ arrival, chan, me, stag, 0 };
-	else
+	if (!pending_add(dest, (vr_pending){ arrival, chan, me, stag, 0 }))
 		atomic_fetch_add(&o->overflow, 1u);
+	if (o->npending + shm->spill[dest].n > st.maxpend)
+		st.maxpend = o->npending + shm->spill[dest].n;
 	if (atomic_load(&o->blocked))
-		set_term(dest, blocked_term(o, atomic_load(&shm->rank_vt[dest])));
+		set_term(dest, blocked_term(dest, atomic_load(&shm->rank_vt[dest])));
 	unlock(&o->lock);
 	bump();
 	vr_wake_rank(dest);   /* a wildcard receive may sleep with nothing pending */
@@ -281,16 +380,17 @@ void vr_order_received(int src, int chan, int stag, unsigned long long arrival)
 		return;
 	vr_order *o = &shm->order[me];
 	lock(&o->lock);
-	for (uint32_t k = 0; k < o->npending; k++) {
-		vr_pending *p = &o->pending[k];
-		if (p->src == src && p->chan == chan && p->stag == stag && p->arrival == arrival) {
-			o->pending[k] = o->pending[--o->npending];
-			break;
-		}
-	}
+	vr_pending *p;
+	uint32_t n;
+	int found = 0;
+	for (int32_t it = -1; !found && (p = (vr_pending *)next_piece(me, &it, &n)) != NULL;)
+		for (uint32_t k = 0; k < n && !found; k++)
+			if (p[k].src == src && p[k].chan == chan && p[k].stag == stag &&
+			    p[k].arrival == arrival)
+				pending_remove(me, &p[k]), found = 1;
 	int blocked = atomic_load(&o->blocked);
 	if (blocked)
-		set_term(me, blocked_term(o, atomic_load(&shm->rank_vt[me])));
+		set_term(me, blocked_term(me, atomic_load(&shm->rank_vt[me])));
 	unlock(&o->lock);
 	if (blocked) {
 		notify(INF, 1);   /* its wake-up may be later now (else: vt bounds us) */
@@ -311,7 +411,7 @@ void vr_order_block(const vr_pattern *pat, int npat, int any)
 	o->npat = (uint32_t)npat;
 	o->any = any != 0;
 	atomic_store(&o->blocked, 1);
-	set_term(me, blocked_term(o, atomic_load(&shm->rank_vt[me])));
+	set_term(me, blocked_term(me, atomic_load(&shm->rank_vt[me])));
 	unlock(&o->lock);
 	notify(INF, 1);
 	horizon_rose();
@@ -337,8 +437,9 @@ static void print_stats(void)
 	if (e == NULL || e[0] != '1')
 		return;
 	fprintf(stderr, "hetlaunch-vorder: rank %d snapshots %lu naps %lu timeouts %lu picks %lu "
-	        "unsafe %lu bookings %lu booking_naps %lu wakes %lu\n", me, st.snapshots, st.naps,
-	        st.timeouts, st.picks, st.unsafe, st.bookings, st.booking_naps, st.wakes);
+	        "unsafe %lu bookings %lu booking_naps %lu wakes %lu maxpend %lu pool_peak %u\n", me,
+	        st.snapshots, st.naps, st.timeouts, st.picks, st.unsafe, st.bookings, st.booking_naps,
+	        st.wakes, st.maxpend, atomic_load(&shm->pool_peak));
 }
 
 void vr_order_done(void)
@@ -573,7 +674,7 @@ static void debug_escape(unsigned long long ready, int all)
 		vr_order *o = &shm->order[r];
 		fprintf(stderr, "vorder: %d at %llu: rank %d machine %d vt %llu blocked %d doing %d npat %u pat0 %d/%d/%d npend %u",
 		        me, ready, r, shm->rank_machine[r], snap[r].vt, snap[r].blocked, atomic_load(&o->doing),
-		        o->npat, o->pat[0].chan, o->pat[0].src, o->pat[0].stag, o->npending);
+		        o->npat, o->pat[0].chan, o->pat[0].src, o->pat[0].stag, o->npending + shm->spill[r].n);
 		for (uint32_t k = 0; k < o->npending; k++)
 			fprintf(stderr, " [%llu %d/%d/%d]", o->pending[k].arrival, o->pending[k].chan,
 			        o->pending[k].src, o->pending[k].stag);
@@ -618,6 +719,21 @@ void vr_order_book(unsigned long long ready, int all)
 	atomic_store(&shm->order[me].doing, 0);
 }
 
+/* For the stall watchdog (shm_layout.h): the call we are in, copied only
+ * when it changes (a pointer compare per call). */
+void vr_order_call(const char *name)
+{
+	static const char *last;
+	if (shm == NULL || me < 0 || name == last)
+		return;
+	last = name;
+	char *to = shm->call[me];
+	size_t k = 0;
+	for (; name[k] && k + 1 < VR_CALL_NAME; k++)
+		to[k] = name[k];
+	to[k] = '\0';
+}
+
 void vr_order_doing(int what)
 {
 	if (shm != NULL && me >= 0)
@@ -640,14 +756,16 @@ static unsigned long long earliest_from(int chan, int src, int stag, int *bsrc, 
 	unsigned long long best = INF;
 	*bsrc = -1;
 	lock(&o->lock);
-	for (uint32_t k = 0; k < o->npending; k++) {
-		const vr_pending *p = &o->pending[k];
-		if (vproc_pattern_matches(&q, p) && (p->arrival < best || (p->arrival == best && p->src < *bsrc))) {
-			best = p->arrival;
-			*bsrc = p->src;
-			*btag = p->stag;
-		}
-	}
+	const vr_pending *p;
+	uint32_t n;
+	for (int32_t it = -1; (p = next_piece(me, &it, &n)) != NULL;)
+		for (uint32_t k = 0; k < n; k++)
+			if (vproc_pattern_matches(&q, &p[k]) &&
+			    (p[k].arrival < best || (p[k].arrival == best && p[k].src < *bsrc))) {
+				best = p[k].arrival;
+				*bsrc = p[k].src;
+				*btag = p[k].stag;
+			}
 	unlock(&o->lock);
 	return best;
 }
