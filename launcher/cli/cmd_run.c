@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "rundir.h"
 #include "balance.h"
 #include "diag.h"
 #include "emulation.h"
@@ -355,7 +356,7 @@ static void compare_print(const compare_ctx *c, const char *dir)
 static int compare_report(const compare_ctx *c, const char *dir, int json, int rc)
 {
 	char sub[PATH_MAX + 16], err[512];
-	snprintf(sub, sizeof sub, "%s/compare.json", dir);
+	snprintf(sub, sizeof sub, "%s/" HL_RD_COMPARE, dir);
 	if (hl_write_atomic(sub, fill_compare, (void *)c, err, sizeof err) < 0) {
 		fprintf(stderr, "hetlaunch: %s\n", err);
 		rc = rc ? rc : EXIT_JOB;

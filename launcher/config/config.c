@@ -20,6 +20,7 @@
 #include "fsutil.h"
 #include "inputs.h"
 #include "keys.h"
+#include "rundir.h"
 #include "layout.h"
 #include "yamltree.h"
 
@@ -763,6 +764,15 @@ static int input_name(diag *d, const yt_node *v, char **out)
 	if (strcmp(v->value, ".") == 0 || strcmp(v->value, "..") == 0 ||
 	    strncmp(v->value, ".hetlaunch", 10) == 0) {
 		diag_error(d, v->line, v->col, "inputs: file: \"%s\" is not a file name", v->value);
+		return -1;
+	}
+	/* The run directory's own files: a host file replaced by an entry
+	 * would send the job to other hosts, a report or log replaced would
+	 * lie about the run. */
+	const char *owned = hl_rundir_owned(v->value);
+	if (owned) {
+		diag_error(d, v->line, v->col, "inputs: file: \"%s\" is hetlaunch's own file in the "
+		           "run directory (%s): choose another name", v->value, owned);
 		return -1;
 	}
 	return (*out = strdup(v->value)) == NULL ? -1 : 0;

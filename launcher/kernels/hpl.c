@@ -41,7 +41,7 @@ static void write_problem(FILE *f, const size_t *sizes, size_t nsizes, size_t nb
 {
 	fprintf(f, "HPLinpack benchmark input file, written by hetlaunch\n");
 	fprintf(f, "hetlaunch: HPL, nb %zu, %zu x %zu grid, row-major rank order\n", nb, p, q);
-	fprintf(f, "HPL.out      output file name (if any)\n");
+	fprintf(f, HL_RD_HPL_OUT "      output file name (if any)\n");
 	fprintf(f, "6            device out (6=stdout,7=stderr,file)\n");
 	fprintf(f, "%-12zu # of problems sizes (N)\n", nsizes);
 	for (size_t i = 0; i < nsizes; i++)

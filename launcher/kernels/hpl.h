@@ -15,10 +15,11 @@
 #include <stdio.h>
 
 #include "kernels.h"
+#include "rundir.h"
 
 #define HL_HPL_PROGRAM "/usr/bin/hpcc"
-#define HL_HPL_INPUT "hpccinf.txt"
-#define HL_HPL_OUTPUT "hpccoutf.txt"
+#define HL_HPL_INPUT HL_RD_HPCC_IN
+#define HL_HPL_OUTPUT HL_RD_HPCC_OUT
 /* hpcc reads its first 32 lines with fgets(buf, 82): a longer line would
  * count as two and shift every line after it, so the Ns line is kept under
  * 80 characters: at most this many sizes. */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "emulation.h"
+#include "rundir.h"
 #include "fsutil.h"
 #include "hostfile.h"
 #include "hpl.h"
@@ -497,14 +498,14 @@ static void make_dir_name(const hl_config *cfg, const hl_run_opts *o, char *out,
  * removes a link, never what it points to. */
 static void reuse_dir(const char *dir)
 {
-	static const char *const stale[] = { "report.json", "log.txt" };
+	static const char *const stale[] = { HL_RD_REPORT, HL_RD_LOG };
 	char path[PATH_MAX + 32];
 	int found = 0;
 	for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, stale[i]);
 		found |= unlink(path) == 0;
 	}
-	snprintf(path, sizeof path, "%s/plan.json", dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_PLAN, dir);
 	struct stat st;
 	found |= lstat(path, &st) == 0;
 	if (found)
@@ -704,7 +705,7 @@ static int lock_dir(job_state *j)
 {
 	hl_run *run = j->run;
 	char path[PATH_MAX + 32];
-	snprintf(path, sizeof path, "%s/.hetlaunch.lock", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_LOCK, run->dir);
 	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0666);
 	if (fd < 0)
 		return fail(run, 1, "%s: %s", path, strerror(errno));
@@ -775,15 +776,15 @@ static int job_files(job_state *j)
 	char path[PATH_MAX + 64], *err = j->err;
 	size_t errlen = sizeof j->err;
 	fill_ctx fc = { cfg, j->plan, run, NULL, j->cwd, NULL };
-	snprintf(path, sizeof path, "%s/plan.json", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_PLAN, run->dir);
 	int rc = hl_write_atomic(path, fill_plan, &fc, err, errlen);
-	snprintf(path, sizeof path, "%s/hosts.mpich", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_HOSTS_MPICH, run->dir);
 	if (rc == 0)
 		rc = hl_hostfile_write(path, HL_HOSTS_MPICH, cfg, r, err, errlen);
-	snprintf(path, sizeof path, "%s/hosts.slurm", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_HOSTS_SLURM, run->dir);
 	if (rc == 0 && j->slurm)
 		rc = hl_hostfile_write(path, HL_HOSTS_SLURM, cfg, r, err, errlen);
-	snprintf(path, sizeof path, "%s/hosts.openmpi", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_HOSTS_OPENMPI, run->dir);
 	if (rc == 0 && j->ompi && !cfg->emulate)
 		rc = hl_hostfile_write(path, HL_HOSTS_OPENMPI, cfg, r, err, errlen);
 	if (rc == 0 && j->row->input == HL_INPUT_DAT) {
@@ -850,15 +851,15 @@ static int push_hosts(job_state *j, int *oom)
 	if (!j->slurm && !j->ompi && !j->o->quiet)
 		hl_hydra_mapping_warn(stderr, j->cfg, &j->ranks, !j->rankmap);
 	if (!j->rankmap) {
-		*oom |= argv_push(a, "-f") | argv_pushf(a, "%s/hosts.mpich", j->cwd);
+		*oom |= argv_push(a, "-f") | argv_pushf(a, "%s/" HL_RD_HOSTS_MPICH, j->cwd);
 		return 0;
 	}
-	snprintf(path, sizeof path, "%s/hosts.mpich-grouped", j->run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_HOSTS_GROUPED, j->run->dir);
 	if (hl_hostfile_write(path, HL_HOSTS_MPICH_GROUPED, j->cfg, &j->ranks, j->err,
 	                      sizeof j->err) < 0)
 		return fail(j->run, 1, "%s", j->err);
 	char *map = hl_hydra_rankmap(j->cfg, &j->ranks);
-	*oom |= argv_push(a, "-f") | argv_pushf(a, "%s/hosts.mpich-grouped", j->cwd);
+	*oom |= argv_push(a, "-f") | argv_pushf(a, "%s/" HL_RD_HOSTS_GROUPED, j->cwd);
 	*oom |= map == NULL || argv_push(a, "-rankmap") || argv_push(a, map);
 	free(map);
 	return 0;
@@ -963,7 +964,7 @@ static int job_launcher(job_state *j)
 	hl_run *run = j->run;
 	char path[PATH_MAX + 64];
 	char **other = NULL;
-	snprintf(path, sizeof path, "%s/hosts.slurm", j->cwd);
+	snprintf(path, sizeof path, "%s/" HL_RD_HOSTS_SLURM, j->cwd);
 	int oom = 0;
 	char *bind = j->slurm ? bind_value(j, HL_BIND_SRUN, &oom) : NULL;
 	int bad = oom || (j->slurm && hl_slurm_argv(j->argv.v, path, bind, &other, &run->job_env) < 0);
@@ -971,14 +972,14 @@ static int job_launcher(job_state *j)
 	if (bad)
 		return fail(run, 1, "cannot make the srun command (out of memory, or a comma in %s)",
 		            j->preload);
-	snprintf(path, sizeof path, "%s/hosts.openmpi", j->cwd);
+	snprintf(path, sizeof path, "%s/" HL_RD_HOSTS_OPENMPI, j->cwd);
 	if (j->ompi && hl_openmpi_argv(j->argv.v, j->cfg->mpiexec ? j->cfg->nmpiexec : 1, j->cfg,
 	                               path, &other) < 0)
 		return fail(run, 1, "cannot make the mpirun command (out of memory)");
 	if (other)
 		argv_replace(&j->argv, other);
 	fill_ctx fc = { j->cfg, j->plan, run, j->argv.v, j->cwd, run->job_env };
-	snprintf(path, sizeof path, "%s/command.txt", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_COMMAND, run->dir);
 	if (hl_write_atomic(path, fill_command, &fc, j->err, sizeof j->err) < 0)
 		return fail(run, 1, "%s", j->err);
 	return 0;
@@ -1008,7 +1009,7 @@ static int job_spawn(job_state *j)
 	if (strchr(j->program, '/') && access(j->program, X_OK) != 0)
 		return fail(run, 1, "the program %s cannot be run: %s", j->program, strerror(errno));
 	char path[PATH_MAX + 64];
-	snprintf(path, sizeof path, "%s/log.txt", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_LOG, run->dir);
 	hl_spawn_opts so = { j->argv.v, j->cwd, path, j->cfg->timeout, !j->o->quiet, run->job_env,
 		             NULL, &j->emu };
 	if (!j->o->quiet && j->emu.shm && j->cfg->emulate && j->cfg->emu.virtual_clock)
@@ -1173,7 +1174,7 @@ static void job_report(job_state *j)
 	report_ctx rc = { j->cfg, j->plan, run, run->emulated ? &j->emu : NULL };
 	if (run->emulated)
 		hl_emu_overruns(&j->emu, &run->overrun_fraction, &run->overrun_flagged);
-	snprintf(path, sizeof path, "%s/report.json", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_REPORT, run->dir);
 	if (hl_write_atomic(path, fill_report, &rc, j->err, sizeof j->err) < 0 && run->status == 0)
 		fail(run, 1, "%s", j->err);
 }

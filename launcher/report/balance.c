@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include "balance.h"
+#include "rundir.h"
 
 #include <limits.h>
 #include <math.h>
@@ -217,7 +218,7 @@ static int draw(const char *dir, balance_ctx *c, char *msg, size_t len)
 	int g = script ? hl_spawn_filter(argv, script, slen, GNUPLOT_MAX_PNG, GNUPLOT_TIMEOUT_S,
 	                                 &png, &plen) : -1;
 	free(script);
-	snprintf(path, sizeof path, "%s/balance.png", dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_BALANCE_PNG, dir);
 	c->png = png;
 	c->png_len = plen;
 	int rc = -1;
@@ -256,10 +257,10 @@ int hl_balance_png(const char *dir, const hl_config *cfg, const hl_run *cyc, con
 	};
 	c.nbars = hl_balance_bars(cfg, runs, &c.bars);
 	int rc = c.nbars == (size_t)-1 ? -1 : 0;
-	snprintf(path, sizeof path, "%s/balance.dat", dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_BALANCE_DAT, dir);
 	if (rc == 0)
 		rc = hl_write_atomic(path, fill_dat, &c, err, sizeof err);
-	snprintf(path, sizeof path, "%s/balance.gp", dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_BALANCE_GP, dir);
 	if (rc == 0)
 		rc = hl_write_atomic(path, fill_gp, &c, err, sizeof err);
 	if (rc < 0) {
