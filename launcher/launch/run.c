@@ -433,8 +433,10 @@ static void argv_replace(argv_t *a, char **v)
 	a->cap = a->n + 1;
 }
 
-/* Why a job failed, from what mpiexec printed. */
-static void diagnose(hl_run *run, const hl_config *cfg, const char *program)
+/* Why a job failed, from what mpiexec printed; unfinalized: the ranks
+ * that ended without MPI_Finalize, or NULL. */
+static void diagnose(hl_run *run, const hl_config *cfg, const char *program,
+                     const char *unfinalized)
 {
 	const char *log = run->job.log ? run->job.log : "";
 	const char *s;
@@ -465,6 +467,8 @@ static void diagnose(hl_run *run, const hl_config *cfg, const char *program)
 		const char *code = strstr(s, "EXIT CODE:");
 		fail(run, 1, "a rank died: %.*s, %.*s", pid ? (int)strcspn(pid, "\n") : 0,
 		     pid ? pid : "", code ? (int)strcspn(code, "\n") : 0, code ? code : "");
+	} else if (unfinalized) {
+		fail(run, 1, "%s; mpiexec exited with status %d", unfinalized, run->job.exit_code);
 	} else if (run->job.exit_code != 0) {
 		fail(run, 1, "mpiexec exited with status %d%s", run->job.exit_code,
 		     run->job.signal ? " (killed by a signal)" : "");
@@ -1094,7 +1098,7 @@ static void job_rank_times(job_state *j)
 		snprintf(run->ranks_missing, sizeof run->ranks_missing, "out of memory");
 	else
 		snprintf(run->ranks_missing, sizeof run->ranks_missing, "%s only %zu of %zu ranks "
-		         "reached MPI_Finalize under the runtime", none, got, n);
+		         "reached MPI_Finalize under the runtime", none, hl_emu_finalized(&j->emu), n);
 }
 
 /* The results in the log: passed, the predicted time, the measured one. */
@@ -1134,6 +1138,24 @@ static void job_results(job_state *j)
 		                     : run->results.results[i].time;
 }
 
+/* Ranks that called MPI_Init under the runtime and ended without
+ * MPI_Finalize did not finish their work, whatever mpiexec's status says
+ * (MPICH's is 0 for them).  A job hetlaunch ended on purpose once it had
+ * what it needed (ended_on_purpose) stopped its ranks mid-way: no failure
+ * then.  Returns 1 with the ranks in why. */
+static int unfinalized(const hl_emu *emu, size_t nranks, int ended_on_purpose, char *why,
+                       size_t len)
+{
+	char list[128];
+	size_t n = emu->shm ? hl_emu_unfinalized(emu, list, sizeof list) : 0;
+	if (n == 0 || ended_on_purpose)
+		return 0;
+	snprintf(why, len, "%s %s of %zu ended without calling MPI_Finalize (exit or return from "
+	         "main before it; %zu of %zu ranks called it)", n == 1 ? "rank" : "ranks", list,
+	         nranks, hl_emu_finalized(emu), nranks);
+	return 1;
+}
+
 /* Why the job failed, if it did: the log, where the ranks ran, whether
  * they all loaded the runtime.  Sets run->status (the report is written
  * either way). */
@@ -1142,7 +1164,9 @@ static void job_verdict(job_state *j)
 	const hl_config *cfg = j->cfg;
 	hl_run *run = j->run;
 	run->status = 0;
-	diagnose(run, cfg, j->program);
+	char why[300];
+	diagnose(run, cfg, j->program, unfinalized(&j->emu, run->nranks, run->ended_on_purpose, why,
+	                                           sizeof why) ? why : NULL);
 	if (j->preload[0])
 		hl_placement_check(&run->placement, run->job.log);
 	if (run->placement.status == HL_PLACE_WRONG && run->status == 0) {

@@ -42,6 +42,10 @@ typedef struct {
 	char **job_env;          /* NAME=VALUE the launcher was started with (srun), or NULL */
 	const char *ranks_source;   /* results.ranks from: "program", "runtime", or NULL */
 	char ranks_missing[192];    /* when NULL: why there are none */
+	/* hetlaunch ended the job itself once it had what it needed: its
+	 * ranks were stopped short of MPI_Finalize on purpose, which is then
+	 * no failure (unfinalized() in run.c). */
+	int ended_on_purpose;
 } hl_run;
 
 /* Returns the exit status; *run is filled as far as it got (free it). */

@@ -52,6 +52,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 
 int MPI_Finalize(void)
 {
+	vr_emu_finalizing();
 	vr_enter();
 	vr_bsend_flush();   /* the buffered sends of the virtual clock */
 	/* MPI_Finalize synchronizes inside MPICH, spinning: arrive together. */

@@ -237,6 +237,12 @@ void vr_emu_init(void)
 	vr_exit();
 }
 
+void vr_emu_finalizing(void)
+{
+	if (shm != NULL)
+		atomic_store(&my->finalize_called, 1);
+}
+
 void vr_emu_finalize(void)
 {
 	vr_account_finalize();

@@ -19,7 +19,7 @@
 #include "vclock.h"
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 12u
+#define VR_SHM_VERSION 13u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 #define VR_MAX_LINKED   64     /* machines of a network: links */
@@ -118,6 +118,9 @@ typedef struct {
 	_Atomic unsigned long long work_ns;     /* its emulated duration */
 	_Atomic int pid;
 	_Atomic int finalized;
+	/* MPI_Finalize was called: set on entry, before its barrier, which a
+	 * rank whose peers ended without finalizing may never leave. */
+	_Atomic int finalize_called;
 	/* account.c: ns between MPI_Init and MPI_Finalize outside the MPI
 	 * calls and inside them, on the rank's clock (virtual or monotonic);
 	 * written once at MPI_Finalize, then accounted = 1. */
