@@ -213,8 +213,8 @@ static void report_result_extra(jw *w, const hl_result *r)
 	}
 	jw_key(w, "passed"); jw_bool(w, unchecked || strcmp(r->check, "PASSED") == 0 ||
 	                                 (r->check[0] == '\0' && r->time >= 0));
-	if (r->wall) {
-		jw_key(w, "time_source"); jw_str(w, "wall");
+	if (r->wall || r->span) {
+		jw_key(w, "time_source"); jw_str(w, r->wall ? "wall" : "ranks");
 	}
 }
 
@@ -253,9 +253,14 @@ static void report_ranks(jw *w, const hl_config *cfg, const hl_run *run)
 	}
 }
 
+/* The report as report.json has it, emulation counters included (the
+ * segment is gone by now); a run that wrote none gets what is known. */
 void hl_run_report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run)
 {
-	report_json(w, cfg, plan, run, NULL);
+	if (run->report)
+		jw_doc(w, run->report);
+	else
+		report_json(w, cfg, plan, run, NULL);
 }
 
 static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run,
@@ -304,6 +309,7 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 		jw_key(w, "error"); jw_str(w, run->error);
 	}
 	jw_key(w, "time"); jw_num(w, run->time);
+	jw_key(w, "time_clock"); jw_str(w, run->time_clock ? run->time_clock : "wall");
 	jw_key(w, "predicted");
 	jw_obj(w);
 	jw_key(w, "cost"); jw_num(w, run->baseline ? plan->cyclic : plan->hetero);
@@ -532,20 +538,37 @@ static int plan_args(const hl_config *cfg, const hl_plan *plan, int baseline, ar
 	return oom;
 }
 
-/* A program without a result line (INTERFACE.md, kernel exec): one result,
- * the job's wall time, marked so in the report. */
-static void wall_result(const hl_config *cfg, hl_run *run)
+/* A program without a result line (INTERFACE.md, kernel exec): one result
+ * of the given time, marked in the report as the job's wall time (span 0)
+ * or as the largest rank's virtual span (span 1). */
+static void silent_result(const hl_config *cfg, hl_run *run, double time, int span)
 {
 	hl_result *r = malloc(sizeof *r);
 	if (r == NULL)
 		return;
 	*r = (hl_result){ .n = cfg->n, .nb = cfg->nb, .nprow = run->nprow, .npcol = run->npcol,
-	                  .time = run->job.elapsed, .gflops = NAN, .rate_time = NAN,
-	                  .residual = NAN, .wall = 1 };
+	                  .time = time, .gflops = NAN, .rate_time = NAN,
+	                  .residual = NAN, .wall = !span, .span = span };
 	strcpy(r->check, run->passed ? "PASSED" : "FAILED");
 	free(run->results.results);
 	run->results.results = r;
 	run->results.nresults = 1;
+}
+
+/* Under the virtual clock the job's wall time says nothing of the
+ * emulated cluster (two runs of the same virtual times took 0.34 and
+ * 0.48 s): a silent program's time is its largest rank's MPI_Init to
+ * MPI_Finalize, compute + wait, on the runtime's account.  -1 when some
+ * rank has no figures. */
+static int span_result(const hl_config *cfg, hl_run *run)
+{
+	if (run->nranks == 0 || run->results.nranks != run->nranks)
+		return -1;
+	double span = 0;
+	for (size_t k = 0; k < run->nranks; k++)
+		span = fmax(span, run->results.ranks[k].compute + run->results.ranks[k].wait);
+	silent_result(cfg, run, span, 1);
+	return 0;
 }
 
 /* ---- the job, stage by stage ---------------------------------------------- */
@@ -1115,15 +1138,21 @@ static void job_results(job_state *j)
 	job_rank_times(j);
 	if (cfg->emulate && cfg->emu.skip_compute)
 		results_unchecked(run);
+	/* The program's own clock reads and the runtime's account are both
+	 * virtual under the virtual clock (the runtime interposes them). */
+	int virt = run->emulated && cfg->emu.virtual_clock && j->preload[0];
 	if (cfg->kernel == HL_KERNEL_EXEC) {
 		run->passed = run->job.exit_code == 0 && !run->job.timed_out && !run->job.interrupted;
 		if (run->results.nresults > 0)
 			run->passed &= run->results.passed;
-		else
-			wall_result(cfg, run);
+		else if (!virt || span_result(cfg, run) < 0) {
+			silent_result(cfg, run, run->job.elapsed, 0);
+			virt = 0;
+		}
 	} else {
 		run->passed = run->results.passed && run->job.exit_code == 0;
 	}
+	run->time_clock = virt ? "virtual" : "wall";
 	/* A layout that predicts its job's time: emulated, a machine of cycle
 	 * time t runs at K/t, so one unit of cycle_time takes 1/K s. */
 	if (cfg->layout->predicted_time && run->emulated && j->emu.K > 0)
@@ -1190,7 +1219,34 @@ static void job_verdict(job_state *j)
 		run->passed = 0;   /* a PASSED line before a hang or a kill is not a pass */
 }
 
-/* report.json; failing to write it fails a run that had not failed. */
+/* The report's text, kept in the run for compare and --json, which run
+ * after the segment is gone. */
+static char *report_text(const report_ctx *rc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (m == NULL)
+		return NULL;
+	jw w;
+	jw_init(&w, m);
+	report_json(&w, rc->cfg, rc->plan, rc->run, rc->emu);
+	if (fclose(m) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+static int fill_text(FILE *f, void *arg)
+{
+	fputs(arg, f);
+	fputc('\n', f);
+	return 0;
+}
+
+/* report.json; failing to write it fails a run that had not failed (and
+ * the kept text, which says otherwise, is dropped). */
 static void job_report(job_state *j)
 {
 	hl_run *run = j->run;
@@ -1199,8 +1255,14 @@ static void job_report(job_state *j)
 	if (run->emulated)
 		hl_emu_overruns(&j->emu, &run->overrun_fraction, &run->overrun_flagged);
 	snprintf(path, sizeof path, "%s/" HL_RD_REPORT, run->dir);
-	if (hl_write_atomic(path, fill_report, &rc, j->err, sizeof j->err) < 0 && run->status == 0)
+	run->report = report_text(&rc);
+	int wrote = run->report ? hl_write_atomic(path, fill_text, run->report, j->err, sizeof j->err)
+	                        : hl_write_atomic(path, fill_report, &rc, j->err, sizeof j->err);
+	if (wrote < 0 && run->status == 0) {
 		fail(run, 1, "%s", j->err);
+		free(run->report);
+		run->report = NULL;
+	}
 }
 
 /* Refuse what cannot work before anything is written; then the files,
@@ -1252,6 +1314,8 @@ void hl_run_free(hl_run *run)
 {
 	hl_results_free(&run->results);
 	hl_spawn_result_free(&run->job);
+	free(run->report);
+	run->report = NULL;
 	free(run->rank_machine);
 	run->rank_machine = NULL;
 	hl_placement_free(&run->placement);

@@ -292,6 +292,12 @@ static const hl_result *find_n(const hl_run *r, size_t n)
 	return NULL;
 }
 
+int hl_run_same_clock(const hl_run *a, const hl_run *b)
+{
+	return strcmp(a->time_clock ? a->time_clock : "wall",
+	              b->time_clock ? b->time_clock : "wall") == 0;
+}
+
 void hl_compare_sizes_json(jw *w, const hl_run *cyc, const hl_run *het)
 {
 	jw_key(w, "sizes");
@@ -305,7 +311,8 @@ void hl_compare_sizes_json(jw *w, const hl_run *cyc, const hl_run *het)
 		jw_key(w, "n"); jw_uint(w, h->n);
 		jw_key(w, "cyclic"); jw_num(w, tc);
 		jw_key(w, "hetero"); jw_num(w, th);
-		jw_key(w, "speedup"); jw_num(w, tc > 0 && th > 0 ? tc / th : 0.0);
+		jw_key(w, "speedup");
+		jw_num(w, tc > 0 && th > 0 && hl_run_same_clock(cyc, het) ? tc / th : 0.0);
 		jw_end(w);
 	}
 	jw_end(w);
@@ -319,6 +326,6 @@ void hl_compare_sizes_print(const hl_run *cyc, const hl_run *het, FILE *f)
 			continue;
 		double tc = result_time(c), th = result_time(h);
 		fprintf(f, "  n %zu: cyclic %.3f s, hetero %.3f s: speedup %.2f\n", h->n, tc, th,
-		        tc > 0 && th > 0 ? tc / th : 0.0);
+		        tc > 0 && th > 0 && hl_run_same_clock(cyc, het) ? tc / th : 0.0);
 	}
 }
