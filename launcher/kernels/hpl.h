@@ -73,6 +73,9 @@ int hl_hpl_parse(hl_kernel k, const char *text, struct hl_results *out);
 /* Bytes process (0,0) allocates for an n x n problem (HPL_pdtest's [A|b]
  * plus the panels of the look-ahead), for the plan's memory check. */
 size_t hl_hpl_mem_need(hl_kernel k, size_t n, size_t nb, size_t p, size_t q);
+/* Its allocations on process (0, 0): the matrix [A | b], and each of the
+ * two panels (hl_hpl_mem_need = a + 2 panel). */
+void hl_hpl_arrays(size_t n, size_t nb, size_t p, size_t q, size_t *a, size_t *panel);
 
 /* HPL's operation count for order n (2/3 n^3 + 3/2 n^2, HPL_pdtest). */
 double hl_hpl_flops(size_t n);

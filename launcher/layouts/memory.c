@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "dense/dense.h"
+#include "hpl.h"
 #include "layout.h"
+#include "runtime/core/shm_layout.h"
 
 #define GB 1e9
 
@@ -23,22 +25,82 @@ static const vproc_dense_kernel dense_of[] = {
 	[HL_KERNEL_CHOL] = VPROC_DENSE_CHOL, [HL_KERNEL_MM] = VPROC_DENSE_MM,
 };
 
-/* Bytes of rank k of an nprow x npcol row-major grid. */
+/* Under emulate: {compute: skip} the runtime maps every allocation of
+ * HETLAUNCH_FOLD_MIN bytes or more onto the rank's one shared buffer,
+ * VR_FOLD_CHUNK at a time (vproc/runtime/core/fold.c): such an array
+ * costs page tables, 8 bytes per 4 KiB page, not its pages; the smaller
+ * ones are real.  Every chunk is a mapping of its own, and past
+ * vm.max_map_count the runtime cannot fold: what is left is real. */
+typedef struct {
+	size_t min;         /* the threshold; 0: nothing is folded */
+	size_t maps_left;   /* mappings the rank can still make */
+} fold_budget;
+
+static fold_budget fold_budget_of(void)
+{
+	const char *env = getenv("HETLAUNCH_FOLD_MIN");   /* the ranks inherit it */
+	size_t min = env ? (size_t)strtoull(env, NULL, 10) : VR_FOLD_MIN_DEFAULT;
+	unsigned long long maps = 65530;   /* Linux's default */
+	FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+	if (f && fscanf(f, "%llu", &maps) != 1)
+		maps = 65530;
+	if (f)
+		fclose(f);
+	/* the program's, its libraries' and MPI's own mappings: a few hundred */
+	return (fold_budget){ min && min < VR_FOLD_MIN_LEAST ? VR_FOLD_MIN_LEAST : min,
+	                      maps > 1024 ? (size_t)maps - 1024 : 0 };
+}
+
+/* What one allocation of `bytes` costs once folded. */
+static size_t fold_cost(fold_budget *f, size_t bytes)
+{
+	size_t maps = bytes / VR_FOLD_CHUNK + 1;
+	if (f->min == 0 || bytes < f->min || maps > f->maps_left)
+		return bytes;
+	f->maps_left -= maps;
+	return bytes / 512;
+}
+
+/* Rank k's allocations folded (the driver's four arrays, or HPL's matrix
+ * and two panels), with the shared buffer itself. */
+static size_t rank_folded(const hl_config *cfg, const vproc_dense_local *l, const hl_ranks *r,
+                          fold_budget f)
+{
+	if (l == NULL) {
+		size_t a, panel;
+		hl_hpl_arrays(cfg->n, cfg->nb, r->nprow, r->npcol, &a, &panel);
+		return VR_FOLD_CHUNK + fold_cost(&f, a) + fold_cost(&f, panel) + fold_cost(&f, panel);
+	}
+	return VR_FOLD_CHUNK + fold_cost(&f, 8 * l->matrices * l->lld * l->nq) +
+	       fold_cost(&f, 8 * l->vectors * l->lld) + fold_cost(&f, 8 * l->work) +
+	       fold_cost(&f, sizeof(int) * l->ipiv);
+}
+
+/* Bytes of rank k of an nprow x npcol row-major grid; fold: NULL, or what
+ * folding leaves. */
 static size_t rank_bytes(const hl_config *cfg, const hl_kernel_def *row, const hl_ranks *r,
-                         size_t k)
+                         size_t k, const fold_budget *fold)
 {
 	if (row->mem_limit)
-		return row->mem_limit;   /* a stock tester's static array */
+		return row->mem_limit;   /* a stock tester's static array: never folded */
 	if ((size_t)cfg->kernel >= sizeof dense_of / sizeof dense_of[0])   /* hpl: its own */
-		return row->mem_need(row->id, cfg->n, cfg->nb, r->nprow, r->npcol);
+		return fold ? rank_folded(cfg, NULL, r, *fold)
+		            : row->mem_need(row->id, cfg->n, cfg->nb, r->nprow, r->npcol);
 	vproc_dense_local l;
 	if (vproc_dense_layout(dense_of[cfg->kernel], cfg->n, cfg->nb, r->nprow, r->npcol,
 	                       k / r->npcol, k % r->npcol, &l) != VPROC_OK)
 		return 0;
-	return l.bytes;
+	return fold ? rank_folded(cfg, &l, r, *fold) : l.bytes;
 }
 
+static int memory_of(const hl_plan *plan, int baseline, const fold_budget *fold, hl_memory *m);
+
 int hl_memory_of(const hl_plan *plan, int baseline, hl_memory *m)
+{
+	return memory_of(plan, baseline, NULL, m);
+}
+
+static int memory_of(const hl_plan *plan, int baseline, const fold_budget *fold, hl_memory *m)
 {
 	const hl_config *cfg = plan->cfg;
 	memset(m, 0, sizeof *m);
@@ -56,7 +118,7 @@ int hl_memory_of(const hl_plan *plan, int baseline, hl_memory *m)
 		return -1;
 	}
 	for (size_t k = 0; k < r.nranks; k++) {
-		size_t b = rank_bytes(cfg, row, &r, k);
+		size_t b = rank_bytes(cfg, row, &r, k, fold);
 		m->machine[r.machine[k]] += b;
 		m->procs[r.machine[k]]++;
 		if (b > m->per_process)
@@ -101,7 +163,10 @@ int hl_memory_check(const hl_plan *plan, diag *d)
 {
 	const hl_config *cfg = plan->cfg;
 	hl_memory m;
-	if (hl_memory_of(plan, 0, &m) < 0) {
+	fold_budget fold = cfg->emulate && cfg->emu.skip_compute ? fold_budget_of()
+	                                                          : (fold_budget){ 0, 0 };
+	int folded = fold.min > 0;
+	if (memory_of(plan, 0, folded ? &fold : NULL, &m) < 0) {
 		diag_error(d, 0, 0, "out of memory");
 		return -1;
 	}
@@ -113,9 +178,9 @@ int hl_memory_check(const hl_plan *plan, diag *d)
 		if (mc->memory_gb > 0 && (double)m.machine[i] > mc->memory_gb * GB) {
 			diag_error(d, mc->loc.line, mc->loc.col,
 			           "%s: the plan's %zu processes need %.3g GB (%zu bytes each at most, "
-			           "n = %zu), more than its memory_gb: %g: lower n or give it fewer "
+			           "n = %zu%s), more than its memory_gb: %g: lower n or give it fewer "
 			           "processes", mc->name, m.procs[i], (double)m.machine[i] / GB,
-			           m.per_process, cfg->n, mc->memory_gb);
+			           m.per_process, cfg->n, folded ? ", folded" : "", mc->memory_gb);
 			rc = -1;
 		}
 		if (m.procs[i] && is_local(cfg, mc) && mc->memory_gb == 0) {
@@ -127,9 +192,9 @@ int hl_memory_check(const hl_plan *plan, diag *d)
 	size_t avail = first_local ? hl_mem_available() : 0;
 	if (first_local && avail > 0 && local > avail) {
 		diag_error(d, first_local->loc.line, first_local->loc.col,
-		           "this computer: the plan's processes here need %.3g GB (n = %zu), more than "
-		           "its available memory (%.3g GB, MemAvailable): lower n or set memory_gb",
-		           (double)local / GB, cfg->n, (double)avail / GB);
+		           "this computer: the plan's processes here need %.3g GB (n = %zu%s), more "
+		           "than its available memory (%.3g GB, MemAvailable): lower n or set memory_gb",
+		           (double)local / GB, cfg->n, folded ? ", folded" : "", (double)avail / GB);
 		rc = -1;
 	}
 	hl_memory_free(&m);

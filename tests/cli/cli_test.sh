@@ -125,6 +125,22 @@ rc=$?
 if [ $rc -eq 0 ] && [ "$(od -An -c "$tmp/tmpl-run/deck.in" | tr -s ' ')" = "$(printf 'A\377\001\r\nB {}\n' | od -An -c | tr -s ' ')" ]; then ok
 else bad "template bytes: exit $rc: $(od -c "$tmp/tmpl-run/deck.in" 2>&1 | head -3) $(cat "$tmp/err")"; fi
 
+# compute: skip folds every allocation of 1 MiB and more onto shared pages
+# (vproc/runtime/core/fold.c): the memory check counts what that leaves
+# (page tables, the small arrays, the shared buffer), not the arrays' 17 GB
+# per process (it refused n = 80000 on machines of 8 GB).  Without
+# folding (HETLAUNCH_FOLD_MIN=0) the arrays count again.
+for k in lu hpl; do
+	printf 'machines:\n  - {name: a, cycle_time: 1, memory_gb: 8}\n  - {name: b, cycle_time: 2, memory_gb: 8}\n' >"$tmp/skip.yaml"
+	printf 'kernel: %s\nn: 80000\nnb: 64\nemulate: {clock: virtual, compute: skip}\n' $k >>"$tmp/skip.yaml"
+	"$HETLAUNCH" plan "$tmp/skip.yaml" >/dev/null 2>"$tmp/err"
+	check "compute: skip, $k, n = 80000 on 8 GB machines: folded, it fits" test $? -eq 0
+	HETLAUNCH_FOLD_MIN=0 "$HETLAUNCH" plan "$tmp/skip.yaml" >/dev/null 2>"$tmp/err"
+	rc=$?
+	check "compute: skip, $k, HETLAUNCH_FOLD_MIN=0: the arrays do not fit" \
+		test $rc -eq 2 -a "$(grep -c "need .* GB (.*n = 80000), more than its memory_gb: 8" "$tmp/err")" = 2
+done
+
 # max_procs 10^5 on 9 machines, layout 2d, n = 10^7, nb = 1: the panel
 # search stops at the first good panel size (it took minutes).
 # A hang guard, not a speed target (that is `make bench`).
