@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "memory.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,8 +322,60 @@ static int choose_n(hl_plan *plan, diag *d)
 	return 0;
 }
 
+/* n: auto's first plan, before n is chosen, at the largest n whose
+ * matrix (8 n^2 bytes) fits memory_fraction of all the machines' memory
+ * together (no plan fits more; at least nb): the plan's shapes (B at most
+ * the column blocks) then see a size it could have, and when not even
+ * n = nb fits, choose_n says so at n:, not the shape at its key. */
+static void auto_start(hl_config *cfg)
+{
+	double total = 0;
+	int local = 0;
+	for (size_t i = 0; i < cfg->nmachines; i++) {
+		const hl_machine *mc = &cfg->machines[i];
+		total += mc->memory_gb * GB;
+		local |= mc->memory_gb == 0 && is_local(cfg, mc);
+	}
+	if (local)
+		total += (double)hl_mem_available();
+	double n = sqrt(cfg->memory_fraction * total / 8);
+	size_t blocks = n < 1e7 ? (size_t)n / cfg->nb : 10000000 / cfg->nb;
+	cfg->n = cfg->sizes[0] = (blocks ? blocks : 1) * cfg->nb;
+}
+
+/* hpcc runs its other benchmarks before HPL, each sized from HPL's
+ * largest n: its RandomAccess table holds about n^2 words over the ranks.
+ * Below 1024 words a rank (RandomAccess.h's MAX_TOTAL_PENDING_UPDATES)
+ * Debian's hpcc 1.5 crashed or hung here (n = 1 even on one rank; n = 4
+ * on two); from there on it ran on every grid tried (doc/design/safety.md). */
+#define HPCC_MIN_WORDS 1024.0
+
+static int hpcc_size_check(const hl_plan *plan, diag *d)
+{
+	const hl_config *cfg = plan->cfg;
+	hl_ranks r, c;
+	if (cfg->kernel != HL_KERNEL_HPL || cfg->program != NULL)
+		return 0;   /* program: another HPL build, its own limits */
+	if (hl_ranks_from_plan(plan, &r) < 0 || hl_ranks_cyclic(plan, &c) < 0) {
+		diag_error(d, 0, 0, "out of memory");
+		return -1;
+	}
+	size_t ranks = r.nranks > c.nranks ? r.nranks : c.nranks;
+	hl_ranks_free(&r);
+	hl_ranks_free(&c);
+	size_t least = (size_t)ceil(sqrt(HPCC_MIN_WORDS * (double)ranks));
+	if (cfg->n >= least)
+		return 0;
+	diag_error(d, cfg->n_loc.line, cfg->n_loc.col, "n: %zu is too small for hpcc on %zu ranks: "
+	           "it sizes its other benchmarks from HPL's largest n, and below n = %zu (1024 "
+	           "words of its RandomAccess table a rank) they crash or hang", cfg->n, ranks, least);
+	return -1;
+}
+
 int hl_plan_build_n(const hl_config *cfg, diag *d, hl_plan *plan)
 {
+	if (cfg->n_auto)
+		auto_start((hl_config *)cfg);   /* the caller's own config, as choose_n's */
 	if (hl_plan_build(cfg, d, plan) < 0)
 		return -1;
 	/* n: auto: the plan again at the chosen n, until n stays (the plan's
@@ -335,6 +388,16 @@ int hl_plan_build_n(const hl_config *cfg, diag *d, hl_plan *plan)
 		hl_plan_free(plan);
 		if (rc < 0 || hl_plan_build(cfg, d, plan) < 0)
 			return -1;
+	}
+	if (cfg->n_auto && plan->B > plan->M) {
+		diag_error(d, cfg->n_loc.line, cfg->n_loc.col, "n: auto: n = %zu, the largest that fits, "
+		           "has %zu column blocks, fewer than B = %zu", cfg->n, plan->M, plan->B);
+		hl_plan_free(plan);
+		return -1;
+	}
+	if (hpcc_size_check(plan, d) < 0) {
+		hl_plan_free(plan);
+		return -1;
 	}
 	return 0;
 }
