@@ -391,7 +391,6 @@ for m in ("cyclic", "hetero"):
     span = max(k["compute"] + k["wait"] for k in r["ranks"])
     assert r.get("time_clock") == "virtual" and r["results"][0]["time_source"] == "ranks", r.get("time_clock")
     assert r["time"] == span and r["results"][0]["time"] == span, (r["time"], span)
-    assert r["time"] < r["job"]["elapsed"]
 assert c["time_clock"] == "virtual"
 assert c["speedup"] == c["cyclic"]["time"] / c["hetero"]["time"], c["speedup"]
 PY
