@@ -439,6 +439,25 @@ static void argv_replace(argv_t *a, char **v)
 	a->cap = a->n + 1;
 }
 
+/* Ranks that ended early: those that never called MPI_Finalize (the
+ * cause), then what Hydra says of the one it saw die, often a rank it
+ * killed because the others left (EXIT CODE: 9). */
+static void rank_died(hl_run *run, const char *log, const char *unfinalized)
+{
+	const char *s = strstr(log, "BAD TERMINATION");
+	const char *pid = s ? strstr(s, "PID ") : NULL, *code = s ? strstr(s, "EXIT CODE:") : NULL;
+	char died[256] = "";
+	if (s)
+		snprintf(died, sizeof died, "a rank died: %.*s, %.*s; ",
+		         pid ? (int)strcspn(pid, "\n") : 0, pid ? pid : "",
+		         code ? (int)strcspn(code, "\n") : 0, code ? code : "");
+	if (unfinalized)
+		fail(run, 1, "%s; %smpiexec exited with status %d", unfinalized, died,
+		     run->job.exit_code);
+	else
+		fail(run, 1, "%.*s", (int)strlen(died) - 2, died);   /* without its "; " */
+}
+
 /* Why a job failed, from what mpiexec printed; unfinalized: the ranks
  * that ended without MPI_Finalize, or NULL. */
 static void diagnose(hl_run *run, const hl_config *cfg, const char *program,
@@ -468,13 +487,8 @@ static void diagnose(hl_run *run, const hl_config *cfg, const char *program,
 		fail(run, 1, "%s", msg);
 	} else if ((s = strstr(log, "MPI_Abort(")) != NULL) {
 		fail(run, 1, "a rank called MPI_Abort: %.*s", (int)strcspn(s, "\n"), s);
-	} else if ((s = strstr(log, "BAD TERMINATION")) != NULL) {
-		const char *pid = strstr(s, "PID ");
-		const char *code = strstr(s, "EXIT CODE:");
-		fail(run, 1, "a rank died: %.*s, %.*s", pid ? (int)strcspn(pid, "\n") : 0,
-		     pid ? pid : "", code ? (int)strcspn(code, "\n") : 0, code ? code : "");
-	} else if (unfinalized) {
-		fail(run, 1, "%s; mpiexec exited with status %d", unfinalized, run->job.exit_code);
+	} else if (unfinalized || strstr(log, "BAD TERMINATION") != NULL) {
+		rank_died(run, log, unfinalized);
 	} else if (run->job.exit_code != 0) {
 		fail(run, 1, "mpiexec exited with status %d%s", run->job.exit_code,
 		     run->job.signal ? " (killed by a signal)" : "");
