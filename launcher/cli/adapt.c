@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "emulation.h"
+#include "rundir.h"
 #include "fsutil.h"
 #include "json.h"
 #include "layout.h"
@@ -255,7 +256,7 @@ int hl_run_adapt(const hl_config *cfg, const hl_run_opts *o0, size_t K, int json
 	adapt_doc doc = { &pc, ph, 0 };
 	if (rc == 0)
 		rc = adapt_loop(&pc, &o, K, dir, &doc);
-	snprintf(path, sizeof path, "%s/report.json", dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_REPORT, dir);
 	if (doc.n > 0 && hl_write_atomic(path, fill_doc, &doc, err, sizeof err) < 0) {
 		fprintf(stderr, "hetlaunch: %s\n", err);
 		rc = rc ? rc : 1;

@@ -311,11 +311,12 @@ static int measure(const hl_config *cfg, const hl_config *job, const hl_plan *pl
 }
 
 /* n: auto: the n that plan and run choose (the user's plan, dropped), so
- * that the probe measures the update at that order; exit 2 if none fits. */
+ * that the probe measures the update at that order; exit 2 if none fits,
+ * or (kernel: hpl) if hpcc cannot run it, as plan and run refuse it. */
 static int resolve_n(hl_config *cfg, diag *d)
 {
 	hl_plan plan;
-	if (!cfg->n_auto)
+	if (!cfg->n_auto && cfg->kernel != HL_KERNEL_HPL)
 		return 0;
 	if (hl_plan_build_n(cfg, d, &plan) < 0)
 		return -1;

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "config.h"
+#include "rundir.h"
 #include "balance.h"
 #include "diag.h"
 #include "emulation.h"
@@ -91,6 +92,9 @@ static void print_result(const hl_result *r)
 	if (r->wall)
 		fprintf(stderr, "  n %zu: %.3f s (the job's wall time: the program printed no "
 		        "result line) %s\n", r->n, r->time, r->check);
+	else if (r->span)
+		fprintf(stderr, "  n %zu: %.6f s (virtual: the slowest rank's MPI_Init to MPI_Finalize; "
+		        "the program printed no result line) %s\n", r->n, r->time, r->check);
 	else
 		fprintf(stderr, "  n %zu nb %zu: %.3f s, %.3f Gflop/s, residual %s %s\n", r->n, r->nb,
 		        r->time, r->gflops, res, r->check);
@@ -217,9 +221,17 @@ typedef struct {
 	const hl_run *cyc, *het;
 } compare_ctx;
 
+/* 0 when the two times are on different clocks (one run without the
+ * runtime's figures under the virtual clock): they do not divide. */
 static double speedup(const hl_run *cyc, const hl_run *het)
 {
-	return cyc->time > 0 && het->time > 0 ? cyc->time / het->time : 0.0;
+	return cyc->time > 0 && het->time > 0 && hl_run_same_clock(cyc, het)
+	       ? cyc->time / het->time : 0.0;
+}
+
+static const char *clock_name(const hl_run *run)
+{
+	return run->time_clock ? run->time_clock : "wall";
 }
 
 static void compare_json(jw *w, const compare_ctx *c)
@@ -231,6 +243,11 @@ static void compare_json(jw *w, const compare_ctx *c)
 	jw_key(w, "cyclic"); hl_run_report_json(w, c->cfg, c->plan, c->cyc);
 	jw_key(w, "hetero"); hl_run_report_json(w, c->cfg, c->plan, c->het);
 	jw_key(w, "speedup"); jw_num(w, meas);
+	jw_key(w, "time_clock");
+	if (hl_run_same_clock(c->cyc, c->het))
+		jw_str(w, clock_name(c->cyc));
+	else
+		jw_null(w);
 	jw_key(w, "predicted_speedup"); jw_num(w, pred);
 	jw_key(w, "predicted_speedup_model"); jw_str(w, hl_predicted_speedup_model(c->plan));
 	jw_key(w, "fraction_of_predicted"); jw_num(w, pred > 0 ? meas / pred : 0.0);
@@ -340,6 +357,9 @@ static void compare_print(const compare_ctx *c, const char *dir)
 {
 	const hl_run *cyc = c->cyc, *het = c->het;
 	double pred = hl_predicted_speedup(c->plan), meas = speedup(cyc, het);
+	if (!hl_run_same_clock(cyc, het))
+		fprintf(stderr, "hetlaunch: no speedup: the cyclic time is on the %s clock, the hetero "
+		        "time on the %s clock\n", clock_name(cyc), clock_name(het));
 	fprintf(stderr, "hetlaunch: cyclic %.3f s, hetero %.3f s: speedup %.2f, predicted %.2f "
 	        "(%.0f%% of predicted; model: %s)\n", cyc->time, het->time, meas, pred,
 	        pred > 0 ? 100 * meas / pred : 0.0, hl_predicted_speedup_model(c->plan));
@@ -360,7 +380,7 @@ static void compare_print(const compare_ctx *c, const char *dir)
 static int compare_report(const compare_ctx *c, const char *dir, int json, int rc)
 {
 	char sub[PATH_MAX + 16], err[512];
-	snprintf(sub, sizeof sub, "%s/compare.json", dir);
+	snprintf(sub, sizeof sub, "%s/" HL_RD_COMPARE, dir);
 	if (hl_write_atomic(sub, fill_compare, (void *)c, err, sizeof err) < 0) {
 		fprintf(stderr, "hetlaunch: %s\n", err);
 		rc = rc ? rc : EXIT_JOB;

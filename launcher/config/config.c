@@ -17,8 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fsutil.h"
 #include "inputs.h"
 #include "keys.h"
+#include "rundir.h"
 #include "layout.h"
 #include "yamltree.h"
 
@@ -713,7 +715,29 @@ static int load_hpl(diag *d, const yt_node *v, hl_hpl_settings *s)
 	return rc < 0 ? -1 : 0;
 }
 
-/* A template: file's whole text, relative to the YAML file's directory. */
+/* A template's largest size: the YAML file's own. */
+#define TEMPLATE_MAX (64 << 20)
+
+/* Why a template: file was not read, at its value. */
+static void template_error(diag *d, const yt_node *v, const char *path, hl_read_status rs)
+{
+	const char *why = rs == HL_READ_DIR ? "is a directory, not a file"
+	                  : rs == HL_READ_NOT_REGULAR ? "is not a regular file (a FIFO or a device "
+	                                                "could block or never end)"
+	                  : rs == HL_READ_GREW ? "changed while being read"
+	                  : rs == HL_READ_NOMEM ? "out of memory" : NULL;
+	if (rs == HL_READ_TOO_BIG)
+		diag_error(d, v->line, v->col, "template: %s is larger than %d MiB", path,
+		           TEMPLATE_MAX >> 20);
+	else if (why)
+		diag_error(d, v->line, v->col, "template: %s %s", path, why);
+	else
+		diag_error(d, v->line, v->col, "template: cannot read %s: %s", path, strerror(errno));
+}
+
+/* A template: file's whole text, relative to the YAML file's directory,
+ * byte for byte: a NUL would cut the text hetlaunch writes, so it is
+ * refused rather than dropped with what follows. */
 static char *read_template(diag *d, const char *yaml, const yt_node *v)
 {
 	char path[PATH_MAX];
@@ -722,20 +746,20 @@ static char *read_template(diag *d, const char *yaml, const yt_node *v)
 		snprintf(path, sizeof path, "%s", v->value);
 	else
 		snprintf(path, sizeof path, "%.*s/%s", (int)(slash - yaml), yaml, v->value);
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0;
-	if (f != NULL) {
-		FILE *m = open_memstream(&text, &len);
-		int c;
-		while (m && (c = fgetc(f)) != EOF && c != '\0')
-			fputc(c, m);
-		if (m)
-			fclose(m);
-		fclose(f);
+	char *text;
+	size_t len;
+	hl_read_status rs = hl_read_regular(path, TEMPLATE_MAX, &text, &len);
+	if (rs != HL_READ_OK) {
+		template_error(d, v, path, rs);
+		return NULL;
 	}
-	if (text == NULL)
-		diag_error(d, v->line, v->col, "template: cannot read %s: %s", path, strerror(errno));
+	size_t nul = strlen(text);
+	if (nul < len) {
+		diag_error(d, v->line, v->col, "template: %s has a NUL byte (byte %zu): a template "
+		           "is text", path, nul + 1);
+		free(text);
+		return NULL;
+	}
 	return text;
 }
 
@@ -747,6 +771,15 @@ static int input_name(diag *d, const yt_node *v, char **out)
 	if (strcmp(v->value, ".") == 0 || strcmp(v->value, "..") == 0 ||
 	    strncmp(v->value, ".hetlaunch", 10) == 0) {
 		diag_error(d, v->line, v->col, "inputs: file: \"%s\" is not a file name", v->value);
+		return -1;
+	}
+	/* The run directory's own files: a host file replaced by an entry
+	 * would send the job to other hosts, a report or log replaced would
+	 * lie about the run. */
+	const char *owned = hl_rundir_owned(v->value);
+	if (owned) {
+		diag_error(d, v->line, v->col, "inputs: file: \"%s\" is hetlaunch's own file in the "
+		           "run directory (%s): choose another name", v->value, owned);
 		return -1;
 	}
 	return (*out = strdup(v->value)) == NULL ? -1 : 0;

@@ -1,4 +1,5 @@
 #include "yamltree.h"
+#include "fsutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -196,41 +197,24 @@ static yt_node *parse_node(yaml_parser_t *p, yaml_event_t *ev, diag *d, int dept
  * machine list, and a FIFO or a device could block or never end. */
 static unsigned char *read_file(const char *path, diag *d, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		diag_error(d, 0, 0, "cannot open: %s", strerror(errno));
-		return NULL;
+	char *buf;
+	hl_read_status rs = hl_read_regular(path, YT_MAX_BYTES, &buf, len);
+	switch (rs) {
+	case HL_READ_OK: return (unsigned char *)buf;
+	case HL_READ_OPEN: diag_error(d, 0, 0, "cannot open: %s", strerror(errno)); break;
+	case HL_READ_DIR: diag_error(d, 0, 0, "is a directory, not a machine list"); break;
+	case HL_READ_NOT_REGULAR:
+		diag_error(d, 0, 0, "not a regular file (a FIFO or a device): give the machine list "
+		           "as a file");
+		break;
+	case HL_READ_TOO_BIG:
+		diag_error(d, 0, 0, "larger than %d MiB: not a machine list", YT_MAX_BYTES >> 20);
+		break;
+	case HL_READ_READ: diag_error(d, 0, 0, "cannot read: %s", strerror(errno)); break;
+	case HL_READ_GREW: diag_error(d, 0, 0, "changed while being read"); break;
+	case HL_READ_NOMEM: diag_error(d, 0, 0, "out of memory"); break;
 	}
-	struct stat st;
-	memset(&st, 0, sizeof st);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > YT_MAX_BYTES) {
-		diag_error(d, 0, 0, S_ISDIR(st.st_mode) ? "is a directory, not a machine list"
-		           : !S_ISREG(st.st_mode) ? "not a regular file (a FIFO or a device): "
-		             "give the machine list as a file"
-		           : "larger than %d MiB: not a machine list", YT_MAX_BYTES >> 20);
-		close(fd);
-		return NULL;
-	}
-	size_t cap = (size_t)st.st_size + 1, n = 0;
-	unsigned char *buf = malloc(cap);
-	for (ssize_t k = 1; buf && k > 0 && n < cap; n += (size_t)k)
-		if ((k = read(fd, buf + n, cap - n)) < 0) {
-			diag_error(d, 0, 0, "cannot read: %s", strerror(errno));
-			free(buf);
-			buf = NULL;
-		} else if (k == 0) {
-			break;
-		}
-	close(fd);
-	if (buf == NULL && d->count == 0)
-		diag_error(d, 0, 0, "out of memory");
-	if (buf && n >= cap) {   /* it grew while we read it */
-		diag_error(d, 0, 0, "changed while being read");
-		free(buf);
-		buf = NULL;
-	}
-	*len = n;
-	return buf;
+	return NULL;
 }
 
 int yt_load(const char *path, diag *d, yt_node **root)

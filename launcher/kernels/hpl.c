@@ -41,7 +41,7 @@ static void write_problem(FILE *f, const size_t *sizes, size_t nsizes, size_t nb
 {
 	fprintf(f, "HPLinpack benchmark input file, written by hetlaunch\n");
 	fprintf(f, "hetlaunch: HPL, nb %zu, %zu x %zu grid, row-major rank order\n", nb, p, q);
-	fprintf(f, "HPL.out      output file name (if any)\n");
+	fprintf(f, HL_RD_HPL_OUT "      output file name (if any)\n");
 	fprintf(f, "6            device out (6=stdout,7=stderr,file)\n");
 	fprintf(f, "%-12zu # of problems sizes (N)\n", nsizes);
 	for (size_t i = 0; i < nsizes; i++)
@@ -108,18 +108,24 @@ double hl_hpl_flops(size_t n)
 	return 2.0 / 3.0 * x * x * x + 1.5 * x * x;
 }
 
+void hl_hpl_arrays(size_t n, size_t nb, size_t p, size_t q, size_t *a, size_t *panel)
+{
+	/* HPL_pdtest: [A | b] with its leading dimension, mp + 1 by nq + 1;
+	 * HPL_pdpanel_init: per panel (two with look-ahead) L1, L2 and U,
+	 * about nb (mp + nq + nb) doubles. */
+	size_t mp = vproc_numroc(n, nb, 0, p), nq = vproc_numroc(n, nb, 0, q);
+	*a = 8 * (mp + 1 + 8) * (nq + 1);
+	*panel = 8 * nb * (mp + nq + nb + 4);
+}
+
 size_t hl_hpl_mem_need(hl_kernel k, size_t n, size_t nb, size_t p, size_t q)
 {
 	(void)k;
 	if (!n || !nb || !p || !q)
 		return 0;
-	/* HPL_pdtest: [A | b] with its leading dimension, mp + 1 by nq + 1;
-	 * HPL_pdpanel_init: per panel (two with look-ahead) L1, L2 and U,
-	 * about nb (mp + nq + nb) doubles. */
-	size_t mp = vproc_numroc(n, nb, 0, p), nq = vproc_numroc(n, nb, 0, q);
-	size_t a = (mp + 1 + 8) * (nq + 1);
-	size_t panels = 2 * nb * (mp + nq + nb + 4);
-	return 8 * (a + panels);
+	size_t a, panel;
+	hl_hpl_arrays(n, nb, p, q, &a, &panel);
+	return a + 2 * panel;
 }
 
 /* ---- hpccoutf.txt ---------------------------------------------------------- */

@@ -15,10 +15,11 @@
 #include <stdio.h>
 
 #include "kernels.h"
+#include "rundir.h"
 
 #define HL_HPL_PROGRAM "/usr/bin/hpcc"
-#define HL_HPL_INPUT "hpccinf.txt"
-#define HL_HPL_OUTPUT "hpccoutf.txt"
+#define HL_HPL_INPUT HL_RD_HPCC_IN
+#define HL_HPL_OUTPUT HL_RD_HPCC_OUT
 /* hpcc reads its first 32 lines with fgets(buf, 82): a longer line would
  * count as two and shift every line after it, so the Ns line is kept under
  * 80 characters: at most this many sizes. */
@@ -75,6 +76,9 @@ int hl_hpl_parse(hl_kernel k, const char *text, struct hl_results *out);
 /* Bytes process (0,0) allocates for an n x n problem (HPL_pdtest's [A|b]
  * plus the panels of the look-ahead), for the plan's memory check. */
 size_t hl_hpl_mem_need(hl_kernel k, size_t n, size_t nb, size_t p, size_t q);
+/* Its allocations on process (0, 0): the matrix [A | b], and each of the
+ * two panels (hl_hpl_mem_need = a + 2 panel). */
+void hl_hpl_arrays(size_t n, size_t nb, size_t p, size_t q, size_t *a, size_t *panel);
 
 /* HPL's operation count for order n (2/3 n^3 + 3/2 n^2, HPL_pdtest). */
 double hl_hpl_flops(size_t n);

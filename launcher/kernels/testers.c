@@ -5,6 +5,7 @@
  */
 #include "testers.h"
 #include "dense/dense.h"
+#include "rundir.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -29,9 +30,9 @@ const char *hl_tester_program(hl_kernel k)
 const char *hl_tester_dat_name(hl_kernel k)
 {
 	switch (k) {
-	case HL_KERNEL_LU: return "LU.dat";
-	case HL_KERNEL_QR: return "QR.dat";
-	case HL_KERNEL_MM: return "PDBLAS3TIM.dat";
+	case HL_KERNEL_LU: return HL_RD_LU_DAT;
+	case HL_KERNEL_QR: return HL_RD_QR_DAT;
+	case HL_KERNEL_MM: return HL_RD_MM_DAT;
 	default:           return NULL;
 	}
 }
@@ -62,7 +63,7 @@ static void write_title(FILE *f, const char *title, const char *what, size_t n, 
 static void write_lu(FILE *f, size_t n, size_t nb, size_t p, size_t q)
 {
 	write_title(f, "ScaLAPACK LU factorization input file", "LU", n, nb, p, q);
-	fprintf(f, "'LU.out'\t\toutput file name (if any)\n");
+	fprintf(f, "'" HL_RD_LU_OUT "'\t\toutput file name (if any)\n");
 	fprintf(f, "6\t\t\tdevice out (6 = stdout)\n");
 	fprintf(f, "1\t\t\tnumber of problems sizes\n");
 	fprintf(f, "%zu\t\t\tvalues of M\n", n);
@@ -90,7 +91,7 @@ static void write_lu(FILE *f, size_t n, size_t nb, size_t p, size_t q)
 static void write_qr(FILE *f, size_t n, size_t nb, size_t p, size_t q)
 {
 	write_title(f, "ScaLAPACK QR factorization input file", "QR", n, nb, p, q);
-	fprintf(f, "'QR.out'\t\t\toutput file name (if any)\n");
+	fprintf(f, "'" HL_RD_QR_OUT "'\t\t\toutput file name (if any)\n");
 	fprintf(f, "6\t\t\t\tdevice out (6 = stdout)\n");
 	fprintf(f, "1\t\t\t\tnumber of factorizations\n");
 	fprintf(f, "'QR'\t\t\t\tfactorizations: QR, QL, LQ, RQ, QP, TZ\n");
@@ -128,7 +129,7 @@ static void write_mm(FILE *f, size_t n, size_t nb, size_t p, size_t q)
 		"PDTRMM", "PDTRSM", "PDGEADD", "PDTRADD",
 	};
 	write_title(f, "Level 3 PBLAS, Timing input file", "PDGEMM", n, nb, p, q);
-	fprintf(f, "'PDBLAS3TIM.SUMM'\toutput file name (if any)\n");
+	fprintf(f, "'" HL_RD_MM_OUT "'\toutput file name (if any)\n");
 	fprintf(f, "6\t\tdevice out (6 = stdout)\n");
 	fprintf(f, "%zu\t\tvalue of the logical computational blocksize NB\n", nb);
 	fprintf(f, "1\t\tnumber of process grids (ordered pairs of P & Q)\n");

@@ -72,6 +72,8 @@ typedef struct {
 	char routine[24]; /* hl-driver: e.g. "PDGETRF+PDGETRS"; "" otherwise */
 	double residual;  /* hl-driver: the scaled residual; NAN if unknown */
 	int wall;         /* 1: no result line, time is the job's wall time */
+	int span;         /* 1: no result line, time is the largest rank's
+	                   * MPI_Init to MPI_Finalize on the virtual clock */
 } hl_result;
 
 /* One rank's compute and wait seconds (hl-driver's hetlaunch-rank lines),

@@ -410,6 +410,33 @@ size_t hl_emu_attached(const hl_emu *e)
 	return s ? (size_t)atomic_load(&s->attached) : 0;
 }
 
+size_t hl_emu_finalized(const hl_emu *e)
+{
+	const vr_shm *s = e->shm;
+	size_t n = 0;
+	for (size_t k = 0; s && k < s->nranks; k++)
+		n += atomic_load(&s->ranks[k].finalize_called) != 0;
+	return n;
+}
+
+size_t hl_emu_unfinalized(const hl_emu *e, char *list, size_t len)
+{
+	const vr_shm *s = e->shm;
+	size_t n = 0, at = 0;
+	list[0] = '\0';
+	for (size_t k = 0; s && k < s->nranks; k++) {
+		const vr_rank *r = &s->ranks[k];
+		if (atomic_load(&r->pid) == 0 || atomic_load(&r->finalize_called))
+			continue;   /* never attached (not an MPI program), or finalized */
+		if (at < len)
+			at += (size_t)snprintf(list + at, len - at, n ? ", %zu" : "%zu", k);
+		n++;
+	}
+	if (at >= len && len > 4)
+		memcpy(list + len - 4, "...", 4);
+	return n;
+}
+
 size_t hl_emu_rank_times(const hl_emu *e, size_t nranks, hl_rank_time *t)
 {
 	const vr_shm *s = e->shm;

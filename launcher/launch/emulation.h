@@ -71,6 +71,12 @@ size_t hl_emu_attached(const hl_emu *e);
 /* Why the runtime ended the job (a rank's MPI_Abort with its reason,
  * e.g. an MPI call from a second thread under emulation), or NULL. */
 const char *hl_emu_refusal(const hl_emu *e);
+/* How many ranks called MPI_Finalize under the runtime. */
+size_t hl_emu_finalized(const hl_emu *e);
+/* The ranks that called MPI_Init under the runtime but never
+ * MPI_Finalize: how many, and their numbers in list ("1, 2", cut with
+ * "..." when it would not fit). */
+size_t hl_emu_unfinalized(const hl_emu *e, char *list, size_t len);
 /* Each rank's compute and wait seconds from the runtime's account
  * (runtime/core/account.c), into t[0..nranks) for the ranks that reached
  * MPI_Finalize under it; returns how many did. */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "emulation.h"
+#include "rundir.h"
 #include "fsutil.h"
 #include "hostfile.h"
 #include "hpcc_watch.h"
@@ -213,8 +214,8 @@ static void report_result_extra(jw *w, const hl_result *r)
 	}
 	jw_key(w, "passed"); jw_bool(w, unchecked || strcmp(r->check, "PASSED") == 0 ||
 	                                 (r->check[0] == '\0' && r->time >= 0));
-	if (r->wall) {
-		jw_key(w, "time_source"); jw_str(w, "wall");
+	if (r->wall || r->span) {
+		jw_key(w, "time_source"); jw_str(w, r->wall ? "wall" : "ranks");
 	}
 }
 
@@ -253,9 +254,14 @@ static void report_ranks(jw *w, const hl_config *cfg, const hl_run *run)
 	}
 }
 
+/* The report as report.json has it, emulation counters included (the
+ * segment is gone by now); a run that wrote none gets what is known. */
 void hl_run_report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run)
 {
-	report_json(w, cfg, plan, run, NULL);
+	if (run->report)
+		jw_doc(w, run->report);
+	else
+		report_json(w, cfg, plan, run, NULL);
 }
 
 static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run,
@@ -304,6 +310,7 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 		jw_key(w, "error"); jw_str(w, run->error);
 	}
 	jw_key(w, "time"); jw_num(w, run->time);
+	jw_key(w, "time_clock"); jw_str(w, run->time_clock ? run->time_clock : "wall");
 	jw_key(w, "predicted");
 	jw_obj(w);
 	jw_key(w, "cost"); jw_num(w, run->baseline ? plan->cyclic : plan->hetero);
@@ -442,8 +449,29 @@ static void argv_replace(argv_t *a, char **v)
 	a->cap = a->n + 1;
 }
 
-/* Why a job failed, from what mpiexec printed. */
-static void diagnose(hl_run *run, const hl_config *cfg, const char *program)
+/* Ranks that ended early: those that never called MPI_Finalize (the
+ * cause), then what Hydra says of the one it saw die, often a rank it
+ * killed because the others left (EXIT CODE: 9). */
+static void rank_died(hl_run *run, const char *log, const char *unfinalized)
+{
+	const char *s = strstr(log, "BAD TERMINATION");
+	const char *pid = s ? strstr(s, "PID ") : NULL, *code = s ? strstr(s, "EXIT CODE:") : NULL;
+	char died[256] = "";
+	if (s)
+		snprintf(died, sizeof died, "a rank died: %.*s, %.*s; ",
+		         pid ? (int)strcspn(pid, "\n") : 0, pid ? pid : "",
+		         code ? (int)strcspn(code, "\n") : 0, code ? code : "");
+	if (unfinalized)
+		fail(run, 1, "%s; %smpiexec exited with status %d", unfinalized, died,
+		     run->job.exit_code);
+	else
+		fail(run, 1, "%.*s", (int)strlen(died) - 2, died);   /* without its "; " */
+}
+
+/* Why a job failed, from what mpiexec printed; unfinalized: the ranks
+ * that ended without MPI_Finalize, or NULL. */
+static void diagnose(hl_run *run, const hl_config *cfg, const char *program,
+                     const char *unfinalized)
 {
 	const char *log = run->job.log ? run->job.log : "";
 	const char *s;
@@ -472,11 +500,8 @@ static void diagnose(hl_run *run, const hl_config *cfg, const char *program)
 		fail(run, 1, "%s", msg);
 	} else if ((s = strstr(log, "MPI_Abort(")) != NULL) {
 		fail(run, 1, "a rank called MPI_Abort: %.*s", (int)strcspn(s, "\n"), s);
-	} else if ((s = strstr(log, "BAD TERMINATION")) != NULL) {
-		const char *pid = strstr(s, "PID ");
-		const char *code = strstr(s, "EXIT CODE:");
-		fail(run, 1, "a rank died: %.*s, %.*s", pid ? (int)strcspn(pid, "\n") : 0,
-		     pid ? pid : "", code ? (int)strcspn(code, "\n") : 0, code ? code : "");
+	} else if (unfinalized || strstr(log, "BAD TERMINATION") != NULL) {
+		rank_died(run, log, unfinalized);
 	} else if (run->job.exit_code != 0) {
 		fail(run, 1, "mpiexec exited with status %d%s", run->job.exit_code,
 		     run->job.signal ? " (killed by a signal)" : "");
@@ -510,14 +535,14 @@ static void make_dir_name(const hl_config *cfg, const hl_run_opts *o, char *out,
  * removes a link, never what it points to. */
 static void reuse_dir(const char *dir)
 {
-	static const char *const stale[] = { "report.json", "log.txt", "trace.json" };
+	static const char *const stale[] = { HL_RD_REPORT, HL_RD_LOG, HL_RD_TRACE };
 	char path[PATH_MAX + 32];
 	int found = 0;
 	for (size_t i = 0; i < sizeof stale / sizeof stale[0]; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, stale[i]);
 		found |= unlink(path) == 0;
 	}
-	snprintf(path, sizeof path, "%s/plan.json", dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_PLAN, dir);
 	struct stat st;
 	found |= lstat(path, &st) == 0;
 	if (found)
@@ -540,20 +565,37 @@ static int plan_args(const hl_config *cfg, const hl_plan *plan, int baseline, ar
 	return oom;
 }
 
-/* A program without a result line (INTERFACE.md, kernel exec): one result,
- * the job's wall time, marked so in the report. */
-static void wall_result(const hl_config *cfg, hl_run *run)
+/* A program without a result line (INTERFACE.md, kernel exec): one result
+ * of the given time, marked in the report as the job's wall time (span 0)
+ * or as the largest rank's virtual span (span 1). */
+static void silent_result(const hl_config *cfg, hl_run *run, double time, int span)
 {
 	hl_result *r = malloc(sizeof *r);
 	if (r == NULL)
 		return;
 	*r = (hl_result){ .n = cfg->n, .nb = cfg->nb, .nprow = run->nprow, .npcol = run->npcol,
-	                  .time = run->job.elapsed, .gflops = NAN, .rate_time = NAN,
-	                  .residual = NAN, .wall = 1 };
+	                  .time = time, .gflops = NAN, .rate_time = NAN,
+	                  .residual = NAN, .wall = !span, .span = span };
 	strcpy(r->check, run->passed ? "PASSED" : "FAILED");
 	free(run->results.results);
 	run->results.results = r;
 	run->results.nresults = 1;
+}
+
+/* Under the virtual clock the job's wall time says nothing of the
+ * emulated cluster (two runs of the same virtual times took 0.34 and
+ * 0.48 s): a silent program's time is its largest rank's MPI_Init to
+ * MPI_Finalize, compute + wait, on the runtime's account.  -1 when some
+ * rank has no figures. */
+static int span_result(const hl_config *cfg, hl_run *run)
+{
+	if (run->nranks == 0 || run->results.nranks != run->nranks)
+		return -1;
+	double span = 0;
+	for (size_t k = 0; k < run->nranks; k++)
+		span = fmax(span, run->results.ranks[k].compute + run->results.ranks[k].wait);
+	silent_result(cfg, run, span, 1);
+	return 0;
 }
 
 /* ---- the job, stage by stage ---------------------------------------------- */
@@ -757,7 +799,7 @@ static int lock_dir(job_state *j)
 {
 	hl_run *run = j->run;
 	char path[PATH_MAX + 32];
-	snprintf(path, sizeof path, "%s/.hetlaunch.lock", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_LOCK, run->dir);
 	int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0666);
 	if (fd < 0)
 		return fail(run, 1, "%s: %s", path, strerror(errno));
@@ -828,15 +870,15 @@ static int job_files(job_state *j)
 	char path[PATH_MAX + 64], *err = j->err;
 	size_t errlen = sizeof j->err;
 	fill_ctx fc = { cfg, j->plan, run, NULL, j->cwd, NULL };
-	snprintf(path, sizeof path, "%s/plan.json", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_PLAN, run->dir);
 	int rc = hl_write_atomic(path, fill_plan, &fc, err, errlen);
-	snprintf(path, sizeof path, "%s/hosts.mpich", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_HOSTS_MPICH, run->dir);
 	if (rc == 0)
 		rc = hl_hostfile_write(path, HL_HOSTS_MPICH, cfg, r, err, errlen);
-	snprintf(path, sizeof path, "%s/hosts.slurm", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_HOSTS_SLURM, run->dir);
 	if (rc == 0 && j->slurm)
 		rc = hl_hostfile_write(path, HL_HOSTS_SLURM, cfg, r, err, errlen);
-	snprintf(path, sizeof path, "%s/hosts.openmpi", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_HOSTS_OPENMPI, run->dir);
 	if (rc == 0 && j->ompi && !cfg->emulate)
 		rc = hl_hostfile_write(path, HL_HOSTS_OPENMPI, cfg, r, err, errlen);
 	if (rc == 0 && j->row->input == HL_INPUT_DAT) {
@@ -904,15 +946,15 @@ static int push_hosts(job_state *j, int *oom)
 	if (!j->slurm && !j->ompi && !j->o->quiet)
 		hl_hydra_mapping_warn(stderr, j->cfg, &j->ranks, !j->rankmap);
 	if (!j->rankmap) {
-		*oom |= argv_push(a, "-f") | argv_pushf(a, "%s/hosts.mpich", j->cwd);
+		*oom |= argv_push(a, "-f") | argv_pushf(a, "%s/" HL_RD_HOSTS_MPICH, j->cwd);
 		return 0;
 	}
-	snprintf(path, sizeof path, "%s/hosts.mpich-grouped", j->run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_HOSTS_GROUPED, j->run->dir);
 	if (hl_hostfile_write(path, HL_HOSTS_MPICH_GROUPED, j->cfg, &j->ranks, j->err,
 	                      sizeof j->err) < 0)
 		return fail(j->run, 1, "%s", j->err);
 	char *map = hl_hydra_rankmap(j->cfg, &j->ranks);
-	*oom |= argv_push(a, "-f") | argv_pushf(a, "%s/hosts.mpich-grouped", j->cwd);
+	*oom |= argv_push(a, "-f") | argv_pushf(a, "%s/" HL_RD_HOSTS_GROUPED, j->cwd);
 	*oom |= map == NULL || argv_push(a, "-rankmap") || argv_push(a, map);
 	free(map);
 	return 0;
@@ -1022,7 +1064,7 @@ static int job_launcher(job_state *j)
 	hl_run *run = j->run;
 	char path[PATH_MAX + 64];
 	char **other = NULL;
-	snprintf(path, sizeof path, "%s/hosts.slurm", j->cwd);
+	snprintf(path, sizeof path, "%s/" HL_RD_HOSTS_SLURM, j->cwd);
 	int oom = 0;
 	char *bind = j->slurm ? bind_value(j, HL_BIND_SRUN, &oom) : NULL;
 	int bad = oom || (j->slurm && hl_slurm_argv(j->argv.v, path, bind, &other, &run->job_env) < 0);
@@ -1030,14 +1072,14 @@ static int job_launcher(job_state *j)
 	if (bad)
 		return fail(run, 1, "cannot make the srun command (out of memory, or a comma in %s)",
 		            j->preload);
-	snprintf(path, sizeof path, "%s/hosts.openmpi", j->cwd);
+	snprintf(path, sizeof path, "%s/" HL_RD_HOSTS_OPENMPI, j->cwd);
 	if (j->ompi && hl_openmpi_argv(j->argv.v, j->cfg->mpiexec ? j->cfg->nmpiexec : 1, j->cfg,
 	                               path, &other) < 0)
 		return fail(run, 1, "cannot make the mpirun command (out of memory)");
 	if (other)
 		argv_replace(&j->argv, other);
 	fill_ctx fc = { j->cfg, j->plan, run, j->argv.v, j->cwd, run->job_env };
-	snprintf(path, sizeof path, "%s/command.txt", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_COMMAND, run->dir);
 	if (hl_write_atomic(path, fill_command, &fc, j->err, sizeof j->err) < 0)
 		return fail(run, 1, "%s", j->err);
 	return 0;
@@ -1078,7 +1120,7 @@ static int job_spawn(job_state *j)
 	if (strchr(j->program, '/') && access(j->program, X_OK) != 0)
 		return fail(run, 1, "the program %s cannot be run: %s", j->program, strerror(errno));
 	char path[PATH_MAX + 64];
-	snprintf(path, sizeof path, "%s/log.txt", run->dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_LOG, run->dir);
 	hl_spawn_opts so = { j->argv.v, j->cwd, path, j->cfg->timeout, !j->o->quiet, run->job_env,
 		             job_watch, j };
 	if (j->emu.shm && j->cfg->emulate && j->cfg->emu.virtual_clock) {
@@ -1171,7 +1213,7 @@ static void job_rank_times(job_state *j)
 		snprintf(run->ranks_missing, sizeof run->ranks_missing, "out of memory");
 	else
 		snprintf(run->ranks_missing, sizeof run->ranks_missing, "%s only %zu of %zu ranks "
-		         "reached MPI_Finalize under the runtime", none, got, n);
+		         "reached MPI_Finalize under the runtime", none, hl_emu_finalized(&j->emu), n);
 }
 
 /* The results in the log: passed, the predicted time, the measured one. */
@@ -1188,16 +1230,22 @@ static void job_results(job_state *j)
 	job_rank_times(j);
 	if (cfg->emulate && cfg->emu.skip_compute)
 		results_unchecked(run);
+	/* The program's own clock reads and the runtime's account are both
+	 * virtual under the virtual clock (the runtime interposes them). */
+	int virt = run->emulated && cfg->emu.virtual_clock && j->preload[0];
 	if (cfg->kernel == HL_KERNEL_EXEC) {
 		run->passed = run->job.exit_code == 0 && !run->job.timed_out && !run->job.interrupted &&
 		              !run->job.stalled;
 		if (run->results.nresults > 0)
 			run->passed &= run->results.passed;
-		else
-			wall_result(cfg, run);
+		else if (!virt || span_result(cfg, run) < 0) {
+			silent_result(cfg, run, run->job.elapsed, 0);
+			virt = 0;
+		}
 	} else {
 		run->passed = run->results.passed && run->job.exit_code == 0;
 	}
+	run->time_clock = virt ? "virtual" : "wall";
 	/* A layout that predicts its job's time: emulated, a machine of cycle
 	 * time t runs at K/t, so one unit of cycle_time takes 1/K s. */
 	if (cfg->layout->predicted_time && run->emulated && j->emu.K > 0)
@@ -1212,6 +1260,24 @@ static void job_results(job_state *j)
 		                     : run->results.results[i].time;
 }
 
+/* Ranks that called MPI_Init under the runtime and ended without
+ * MPI_Finalize did not finish their work, whatever mpiexec's status says
+ * (MPICH's is 0 for them).  A job hetlaunch ended on purpose once it had
+ * what it needed (ended_on_purpose) stopped its ranks mid-way: no failure
+ * then.  Returns 1 with the ranks in why. */
+static int unfinalized(const hl_emu *emu, size_t nranks, int ended_on_purpose, char *why,
+                       size_t len)
+{
+	char list[128];
+	size_t n = emu->shm ? hl_emu_unfinalized(emu, list, sizeof list) : 0;
+	if (n == 0 || ended_on_purpose)
+		return 0;
+	snprintf(why, len, "%s %s of %zu ended without calling MPI_Finalize (exit or return from "
+	         "main before it; %zu of %zu ranks called it)", n == 1 ? "rank" : "ranks", list,
+	         nranks, hl_emu_finalized(emu), nranks);
+	return 1;
+}
+
 /* Why the job failed, if it did: the log, where the ranks ran, whether
  * they all loaded the runtime.  Sets run->status (the report is written
  * either way). */
@@ -1220,11 +1286,13 @@ static void job_verdict(job_state *j)
 	const hl_config *cfg = j->cfg;
 	hl_run *run = j->run;
 	run->status = 0;
-	diagnose(run, cfg, j->program);
+	char why[300];
+	diagnose(run, cfg, j->program, unfinalized(&j->emu, run->nranks, run->ended_on_purpose, why,
+	                                           sizeof why) ? why : NULL);
 	/* The runtime ended the job, and said why: that, not mpiexec's status. */
-	const char *why = hl_emu_refusal(&j->emu);
-	if (why)
-		fail(run, 1, "the runtime ended the job: %s", why);
+	const char *refused = hl_emu_refusal(&j->emu);
+	if (refused)
+		fail(run, 1, "the runtime ended the job: %s", refused);
 	if (j->preload[0])
 		hl_placement_check(&run->placement, run->job.log);
 	if (run->placement.status == HL_PLACE_WRONG && run->status == 0) {
@@ -1260,7 +1328,34 @@ static void job_trace(job_state *j)
 		fprintf(stderr, "hetlaunch: note: no trace.json: %s\n", j->err);
 }
 
-/* report.json; failing to write it fails a run that had not failed. */
+/* The report's text, kept in the run for compare and --json, which run
+ * after the segment is gone. */
+static char *report_text(const report_ctx *rc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (m == NULL)
+		return NULL;
+	jw w;
+	jw_init(&w, m);
+	report_json(&w, rc->cfg, rc->plan, rc->run, rc->emu);
+	if (fclose(m) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+static int fill_text(FILE *f, void *arg)
+{
+	fputs(arg, f);
+	fputc('\n', f);
+	return 0;
+}
+
+/* report.json; failing to write it fails a run that had not failed (and
+ * the kept text, which says otherwise, is dropped). */
 static void job_report(job_state *j)
 {
 	hl_run *run = j->run;
@@ -1268,9 +1363,15 @@ static void job_report(job_state *j)
 	report_ctx rc = { j->cfg, j->plan, run, run->emulated ? &j->emu : NULL };
 	if (run->emulated)
 		hl_emu_overruns(&j->emu, &run->overrun_fraction, &run->overrun_flagged);
-	snprintf(path, sizeof path, "%s/report.json", run->dir);
-	if (hl_write_atomic(path, fill_report, &rc, j->err, sizeof j->err) < 0 && run->status == 0)
+	snprintf(path, sizeof path, "%s/" HL_RD_REPORT, run->dir);
+	run->report = report_text(&rc);
+	int wrote = run->report ? hl_write_atomic(path, fill_text, run->report, j->err, sizeof j->err)
+	                        : hl_write_atomic(path, fill_report, &rc, j->err, sizeof j->err);
+	if (wrote < 0 && run->status == 0) {
 		fail(run, 1, "%s", j->err);
+		free(run->report);
+		run->report = NULL;
+	}
 }
 
 /* Refuse what cannot work before anything is written; then the files,
@@ -1324,6 +1425,8 @@ void hl_run_free(hl_run *run)
 {
 	hl_results_free(&run->results);
 	hl_spawn_result_free(&run->job);
+	free(run->report);
+	run->report = NULL;
 	free(run->rank_machine);
 	run->rank_machine = NULL;
 	hl_placement_free(&run->placement);

@@ -44,7 +44,7 @@ static int check_1d(hl_config *cfg, const yt_node *root, diag *d)
 {
 	const yt_node *B = hl_cfg_get(root, "B");
 	size_t M = hl_config_blocks(cfg);
-	if (B && cfg->B > M) {
+	if (B && cfg->B > M && !cfg->n_auto) {   /* n: auto: memory.c, once n is chosen */
 		diag_error(d, B->line, B->col,
 		           "B = %zu exceeds the %zu column blocks of n = %zu, nb = %zu: "
 		           "some processes would own no column", cfg->B, M, cfg->n, cfg->nb);

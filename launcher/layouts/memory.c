@@ -8,13 +8,16 @@
 #define _GNU_SOURCE
 #include "memory.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "dense/dense.h"
+#include "hpl.h"
 #include "layout.h"
+#include "runtime/core/shm_layout.h"
 
 #define GB 1e9
 
@@ -23,22 +26,82 @@ static const vproc_dense_kernel dense_of[] = {
 	[HL_KERNEL_CHOL] = VPROC_DENSE_CHOL, [HL_KERNEL_MM] = VPROC_DENSE_MM,
 };
 
-/* Bytes of rank k of an nprow x npcol row-major grid. */
+/* Under emulate: {compute: skip} the runtime maps every allocation of
+ * HETLAUNCH_FOLD_MIN bytes or more onto the rank's one shared buffer,
+ * VR_FOLD_CHUNK at a time (vproc/runtime/core/fold.c): such an array
+ * costs page tables, 8 bytes per 4 KiB page, not its pages; the smaller
+ * ones are real.  Every chunk is a mapping of its own, and past
+ * vm.max_map_count the runtime cannot fold: what is left is real. */
+typedef struct {
+	size_t min;         /* the threshold; 0: nothing is folded */
+	size_t maps_left;   /* mappings the rank can still make */
+} fold_budget;
+
+static fold_budget fold_budget_of(void)
+{
+	const char *env = getenv("HETLAUNCH_FOLD_MIN");   /* the ranks inherit it */
+	size_t min = env ? (size_t)strtoull(env, NULL, 10) : VR_FOLD_MIN_DEFAULT;
+	unsigned long long maps = 65530;   /* Linux's default */
+	FILE *f = fopen("/proc/sys/vm/max_map_count", "r");
+	if (f && fscanf(f, "%llu", &maps) != 1)
+		maps = 65530;
+	if (f)
+		fclose(f);
+	/* the program's, its libraries' and MPI's own mappings: a few hundred */
+	return (fold_budget){ min && min < VR_FOLD_MIN_LEAST ? VR_FOLD_MIN_LEAST : min,
+	                      maps > 1024 ? (size_t)maps - 1024 : 0 };
+}
+
+/* What one allocation of `bytes` costs once folded. */
+static size_t fold_cost(fold_budget *f, size_t bytes)
+{
+	size_t maps = bytes / VR_FOLD_CHUNK + 1;
+	if (f->min == 0 || bytes < f->min || maps > f->maps_left)
+		return bytes;
+	f->maps_left -= maps;
+	return bytes / 512;
+}
+
+/* Rank k's allocations folded (the driver's four arrays, or HPL's matrix
+ * and two panels), with the shared buffer itself. */
+static size_t rank_folded(const hl_config *cfg, const vproc_dense_local *l, const hl_ranks *r,
+                          fold_budget f)
+{
+	if (l == NULL) {
+		size_t a, panel;
+		hl_hpl_arrays(cfg->n, cfg->nb, r->nprow, r->npcol, &a, &panel);
+		return VR_FOLD_CHUNK + fold_cost(&f, a) + fold_cost(&f, panel) + fold_cost(&f, panel);
+	}
+	return VR_FOLD_CHUNK + fold_cost(&f, 8 * l->matrices * l->lld * l->nq) +
+	       fold_cost(&f, 8 * l->vectors * l->lld) + fold_cost(&f, 8 * l->work) +
+	       fold_cost(&f, sizeof(int) * l->ipiv);
+}
+
+/* Bytes of rank k of an nprow x npcol row-major grid; fold: NULL, or what
+ * folding leaves. */
 static size_t rank_bytes(const hl_config *cfg, const hl_kernel_def *row, const hl_ranks *r,
-                         size_t k)
+                         size_t k, const fold_budget *fold)
 {
 	if (row->mem_limit)
-		return row->mem_limit;   /* a stock tester's static array */
+		return row->mem_limit;   /* a stock tester's static array: never folded */
 	if ((size_t)cfg->kernel >= sizeof dense_of / sizeof dense_of[0])   /* hpl: its own */
-		return row->mem_need(row->id, cfg->n, cfg->nb, r->nprow, r->npcol);
+		return fold ? rank_folded(cfg, NULL, r, *fold)
+		            : row->mem_need(row->id, cfg->n, cfg->nb, r->nprow, r->npcol);
 	vproc_dense_local l;
 	if (vproc_dense_layout(dense_of[cfg->kernel], cfg->n, cfg->nb, r->nprow, r->npcol,
 	                       k / r->npcol, k % r->npcol, &l) != VPROC_OK)
 		return 0;
-	return l.bytes;
+	return fold ? rank_folded(cfg, &l, r, *fold) : l.bytes;
 }
 
+static int memory_of(const hl_plan *plan, int baseline, const fold_budget *fold, hl_memory *m);
+
 int hl_memory_of(const hl_plan *plan, int baseline, hl_memory *m)
+{
+	return memory_of(plan, baseline, NULL, m);
+}
+
+static int memory_of(const hl_plan *plan, int baseline, const fold_budget *fold, hl_memory *m)
 {
 	const hl_config *cfg = plan->cfg;
 	memset(m, 0, sizeof *m);
@@ -56,7 +119,7 @@ int hl_memory_of(const hl_plan *plan, int baseline, hl_memory *m)
 		return -1;
 	}
 	for (size_t k = 0; k < r.nranks; k++) {
-		size_t b = rank_bytes(cfg, row, &r, k);
+		size_t b = rank_bytes(cfg, row, &r, k, fold);
 		m->machine[r.machine[k]] += b;
 		m->procs[r.machine[k]]++;
 		if (b > m->per_process)
@@ -101,7 +164,10 @@ int hl_memory_check(const hl_plan *plan, diag *d)
 {
 	const hl_config *cfg = plan->cfg;
 	hl_memory m;
-	if (hl_memory_of(plan, 0, &m) < 0) {
+	fold_budget fold = cfg->emulate && cfg->emu.skip_compute ? fold_budget_of()
+	                                                          : (fold_budget){ 0, 0 };
+	int folded = fold.min > 0;
+	if (memory_of(plan, 0, folded ? &fold : NULL, &m) < 0) {
 		diag_error(d, 0, 0, "out of memory");
 		return -1;
 	}
@@ -113,9 +179,9 @@ int hl_memory_check(const hl_plan *plan, diag *d)
 		if (mc->memory_gb > 0 && (double)m.machine[i] > mc->memory_gb * GB) {
 			diag_error(d, mc->loc.line, mc->loc.col,
 			           "%s: the plan's %zu processes need %.3g GB (%zu bytes each at most, "
-			           "n = %zu), more than its memory_gb: %g: lower n or give it fewer "
+			           "n = %zu%s), more than its memory_gb: %g: lower n or give it fewer "
 			           "processes", mc->name, m.procs[i], (double)m.machine[i] / GB,
-			           m.per_process, cfg->n, mc->memory_gb);
+			           m.per_process, cfg->n, folded ? ", folded" : "", mc->memory_gb);
 			rc = -1;
 		}
 		if (m.procs[i] && is_local(cfg, mc) && mc->memory_gb == 0) {
@@ -127,9 +193,9 @@ int hl_memory_check(const hl_plan *plan, diag *d)
 	size_t avail = first_local ? hl_mem_available() : 0;
 	if (first_local && avail > 0 && local > avail) {
 		diag_error(d, first_local->loc.line, first_local->loc.col,
-		           "this computer: the plan's processes here need %.3g GB (n = %zu), more than "
-		           "its available memory (%.3g GB, MemAvailable): lower n or set memory_gb",
-		           (double)local / GB, cfg->n, (double)avail / GB);
+		           "this computer: the plan's processes here need %.3g GB (n = %zu%s), more "
+		           "than its available memory (%.3g GB, MemAvailable): lower n or set memory_gb",
+		           (double)local / GB, cfg->n, folded ? ", folded" : "", (double)avail / GB);
 		rc = -1;
 	}
 	hl_memory_free(&m);
@@ -256,8 +322,60 @@ static int choose_n(hl_plan *plan, diag *d)
 	return 0;
 }
 
+/* n: auto's first plan, before n is chosen, at the largest n whose
+ * matrix (8 n^2 bytes) fits memory_fraction of all the machines' memory
+ * together (no plan fits more; at least nb): the plan's shapes (B at most
+ * the column blocks) then see a size it could have, and when not even
+ * n = nb fits, choose_n says so at n:, not the shape at its key. */
+static void auto_start(hl_config *cfg)
+{
+	double total = 0;
+	int local = 0;
+	for (size_t i = 0; i < cfg->nmachines; i++) {
+		const hl_machine *mc = &cfg->machines[i];
+		total += mc->memory_gb * GB;
+		local |= mc->memory_gb == 0 && is_local(cfg, mc);
+	}
+	if (local)
+		total += (double)hl_mem_available();
+	double n = sqrt(cfg->memory_fraction * total / 8);
+	size_t blocks = n < 1e7 ? (size_t)n / cfg->nb : 10000000 / cfg->nb;
+	cfg->n = cfg->sizes[0] = (blocks ? blocks : 1) * cfg->nb;
+}
+
+/* hpcc runs its other benchmarks before HPL, each sized from HPL's
+ * largest n: its RandomAccess table holds about n^2 words over the ranks.
+ * Below 1024 words a rank (RandomAccess.h's MAX_TOTAL_PENDING_UPDATES)
+ * Debian's hpcc 1.5 crashed or hung here (n = 1 even on one rank; n = 4
+ * on two); from there on it ran on every grid tried (doc/design/safety.md). */
+#define HPCC_MIN_WORDS 1024.0
+
+static int hpcc_size_check(const hl_plan *plan, diag *d)
+{
+	const hl_config *cfg = plan->cfg;
+	hl_ranks r, c;
+	if (cfg->kernel != HL_KERNEL_HPL || cfg->program != NULL)
+		return 0;   /* program: another HPL build, its own limits */
+	if (hl_ranks_from_plan(plan, &r) < 0 || hl_ranks_cyclic(plan, &c) < 0) {
+		diag_error(d, 0, 0, "out of memory");
+		return -1;
+	}
+	size_t ranks = r.nranks > c.nranks ? r.nranks : c.nranks;
+	hl_ranks_free(&r);
+	hl_ranks_free(&c);
+	size_t least = (size_t)ceil(sqrt(HPCC_MIN_WORDS * (double)ranks));
+	if (cfg->n >= least)
+		return 0;
+	diag_error(d, cfg->n_loc.line, cfg->n_loc.col, "n: %zu is too small for hpcc on %zu ranks: "
+	           "it sizes its other benchmarks from HPL's largest n, and below n = %zu (1024 "
+	           "words of its RandomAccess table a rank) they crash or hang", cfg->n, ranks, least);
+	return -1;
+}
+
 int hl_plan_build_n(const hl_config *cfg, diag *d, hl_plan *plan)
 {
+	if (cfg->n_auto)
+		auto_start((hl_config *)cfg);   /* the caller's own config, as choose_n's */
 	if (hl_plan_build(cfg, d, plan) < 0)
 		return -1;
 	/* n: auto: the plan again at the chosen n, until n stays (the plan's
@@ -270,6 +388,16 @@ int hl_plan_build_n(const hl_config *cfg, diag *d, hl_plan *plan)
 		hl_plan_free(plan);
 		if (rc < 0 || hl_plan_build(cfg, d, plan) < 0)
 			return -1;
+	}
+	if (cfg->n_auto && plan->B > plan->M) {
+		diag_error(d, cfg->n_loc.line, cfg->n_loc.col, "n: auto: n = %zu, the largest that fits, "
+		           "has %zu column blocks, fewer than B = %zu", cfg->n, plan->M, plan->B);
+		hl_plan_free(plan);
+		return -1;
+	}
+	if (hpcc_size_check(plan, d) < 0) {
+		hl_plan_free(plan);
+		return -1;
 	}
 	return 0;
 }

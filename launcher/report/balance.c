@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include "balance.h"
+#include "rundir.h"
 
 #include <limits.h>
 #include <math.h>
@@ -217,7 +218,7 @@ static int draw(const char *dir, balance_ctx *c, char *msg, size_t len)
 	int g = script ? hl_spawn_filter(argv, script, slen, GNUPLOT_MAX_PNG, GNUPLOT_TIMEOUT_S,
 	                                 &png, &plen) : -1;
 	free(script);
-	snprintf(path, sizeof path, "%s/balance.png", dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_BALANCE_PNG, dir);
 	c->png = png;
 	c->png_len = plen;
 	int rc = -1;
@@ -256,10 +257,10 @@ int hl_balance_png(const char *dir, const hl_config *cfg, const hl_run *cyc, con
 	};
 	c.nbars = hl_balance_bars(cfg, runs, &c.bars);
 	int rc = c.nbars == (size_t)-1 ? -1 : 0;
-	snprintf(path, sizeof path, "%s/balance.dat", dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_BALANCE_DAT, dir);
 	if (rc == 0)
 		rc = hl_write_atomic(path, fill_dat, &c, err, sizeof err);
-	snprintf(path, sizeof path, "%s/balance.gp", dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_BALANCE_GP, dir);
 	if (rc == 0)
 		rc = hl_write_atomic(path, fill_gp, &c, err, sizeof err);
 	if (rc < 0) {
@@ -291,6 +292,12 @@ static const hl_result *find_n(const hl_run *r, size_t n)
 	return NULL;
 }
 
+int hl_run_same_clock(const hl_run *a, const hl_run *b)
+{
+	return strcmp(a->time_clock ? a->time_clock : "wall",
+	              b->time_clock ? b->time_clock : "wall") == 0;
+}
+
 void hl_compare_sizes_json(jw *w, const hl_run *cyc, const hl_run *het)
 {
 	jw_key(w, "sizes");
@@ -304,7 +311,8 @@ void hl_compare_sizes_json(jw *w, const hl_run *cyc, const hl_run *het)
 		jw_key(w, "n"); jw_uint(w, h->n);
 		jw_key(w, "cyclic"); jw_num(w, tc);
 		jw_key(w, "hetero"); jw_num(w, th);
-		jw_key(w, "speedup"); jw_num(w, tc > 0 && th > 0 ? tc / th : 0.0);
+		jw_key(w, "speedup");
+		jw_num(w, tc > 0 && th > 0 && hl_run_same_clock(cyc, het) ? tc / th : 0.0);
 		jw_end(w);
 	}
 	jw_end(w);
@@ -318,6 +326,6 @@ void hl_compare_sizes_print(const hl_run *cyc, const hl_run *het, FILE *f)
 			continue;
 		double tc = result_time(c), th = result_time(h);
 		fprintf(f, "  n %zu: cyclic %.3f s, hetero %.3f s: speedup %.2f\n", h->n, tc, th,
-		        tc > 0 && th > 0 ? tc / th : 0.0);
+		        tc > 0 && th > 0 && hl_run_same_clock(cyc, het) ? tc / th : 0.0);
 	}
 }

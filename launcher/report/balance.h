@@ -50,6 +50,9 @@ int hl_balance_png(const char *dir, const hl_config *cfg, const hl_run *cyc, con
  * [{n, cyclic, hetero, speedup}] in JSON, one line per size on f. */
 #include <stdio.h>
 #include "json.h"
+/* Whether two runs' times are on the same clock (time_clock), and so
+ * divide into a speedup. */
+int hl_run_same_clock(const hl_run *a, const hl_run *b);
 void hl_compare_sizes_json(jw *w, const hl_run *cyc, const hl_run *het);
 void hl_compare_sizes_print(const hl_run *cyc, const hl_run *het, FILE *f);
 

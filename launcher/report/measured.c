@@ -12,6 +12,7 @@
 
 #include "dense/measured.h"
 #include "diag.h"
+#include "rundir.h"
 #include "layout.h"
 #include "measured.h"
 #include "yamltree.h"
@@ -245,7 +246,7 @@ int hl_measured_from_dir(const char *rundir, const hl_config *cfg, double *ms,
                          const char **source, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
-	snprintf(path, sizeof path, "%s/report.json", rundir);
+	snprintf(path, sizeof path, "%s/" HL_RD_REPORT, rundir);
 	diag d;
 	diag_init(&d, path);
 	yt_node *root = NULL;
@@ -282,7 +283,7 @@ int hl_measured_from_report(const char *rundir, const char *file, hl_config *cfg
                             const char **source)
 {
 	char path[PATH_MAX], err[512];
-	snprintf(path, sizeof path, "%s/report.json", rundir);
+	snprintf(path, sizeof path, "%s/" HL_RD_REPORT, rundir);
 	diag dr, d;
 	diag_init(&dr, path);
 	yt_node *root = NULL;

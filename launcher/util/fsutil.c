@@ -301,3 +301,54 @@ int hl_write_output(const char *path, int (*fill)(FILE *f, void *arg), void *arg
 		return write_stream(path, fill, arg, err, errlen);
 	return hl_write_atomic(path, fill, arg, err, errlen);
 }
+
+/* The open file's bytes: at most its size, one byte more says it grew. */
+static hl_read_status read_all(int fd, size_t size, char **out, size_t *len)
+{
+	size_t cap = size + 1, n = 0;
+	char *buf = malloc(cap + 1);
+	if (buf == NULL)
+		return HL_READ_NOMEM;
+	for (ssize_t k; n < cap; n += (size_t)k)
+		if ((k = read(fd, buf + n, cap - n)) < 0) {
+			int e = errno;
+			free(buf);
+			errno = e;
+			return HL_READ_READ;
+		} else if (k == 0) {
+			break;
+		}
+	if (n >= cap) {
+		free(buf);
+		return HL_READ_GREW;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return HL_READ_OK;
+}
+
+hl_read_status hl_read_regular(const char *path, size_t max, char **out, size_t *len)
+{
+	*out = NULL;
+	*len = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return HL_READ_OPEN;
+	struct stat st;
+	hl_read_status rs = HL_READ_OK;
+	if (fstat(fd, &st) < 0)
+		rs = HL_READ_OPEN;
+	else if (S_ISDIR(st.st_mode))
+		rs = HL_READ_DIR;
+	else if (!S_ISREG(st.st_mode))
+		rs = HL_READ_NOT_REGULAR;
+	else if ((unsigned long long)st.st_size > max)
+		rs = HL_READ_TOO_BIG;
+	else
+		rs = read_all(fd, (size_t)st.st_size, out, len);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rs;
+}

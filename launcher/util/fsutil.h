@@ -68,4 +68,19 @@ int hl_mkdir_p(const char *dir, char *err, size_t errlen);
  */
 int hl_beside_binary(const char *env, const char *rel, int exec, char *out, size_t len);
 
+/* Why hl_read_regular failed (errno is kept for OPEN and READ). */
+typedef enum {
+	HL_READ_OK, HL_READ_OPEN, HL_READ_DIR, HL_READ_NOT_REGULAR, HL_READ_TOO_BIG, HL_READ_READ,
+	HL_READ_GREW, HL_READ_NOMEM
+} hl_read_status;
+
+/*
+ * hl_read_regular -- the whole of `path`, which must be a regular file of
+ * at most `max` bytes: a directory holds no text, and a FIFO or a device
+ * could block the open or the read, or never end.  Opened with O_NONBLOCK
+ * so a FIFO cannot block before fstat refuses it.  *out is the bytes with a
+ * NUL after them (*len bytes, NULs inside kept), or NULL on failure.
+ */
+hl_read_status hl_read_regular(const char *path, size_t max, char **out, size_t *len);
+
 #endif

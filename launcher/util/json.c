@@ -138,6 +138,16 @@ void jw_raw(jw *w, const char *json)
 	fputs(json, w->f);
 }
 
+void jw_doc(jw *w, const char *json)
+{
+	pre(w);
+	for (const char *p = json; *p; p++) {
+		fputc(*p, w->f);
+		for (int i = 0; *p == '\n' && i < w->depth; i++)
+			fputs("  ", w->f);
+	}
+}
+
 void jw_done(jw *w) { fputc('\n', w->f); }
 
 void jw_num_array(jw *w, const double *x, size_t n)

@@ -32,6 +32,10 @@ void jw_bool(jw *w, int b);
 void jw_null(jw *w);
 /* A value that is already JSON text (one line), written as it is. */
 void jw_raw(jw *w, const char *json);
+/* A value jw wrote at depth 0 (pretty-printed, on several lines, no final
+ * newline), indented to where it goes: one writer's document inside
+ * another's, byte for byte as the first wrote it. */
+void jw_doc(jw *w, const char *json);
 void jw_done(jw *w);                /* final newline */
 /* A one-line array of n numbers (or counts). */
 void jw_num_array(jw *w, const double *x, size_t n);

@@ -100,6 +100,47 @@ timeout 10 "$HETLAUNCH" plan "$tmp/fifo" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ $rc -eq 2 ] && grep -qF "not a regular file" "$tmp/err" && ok || bad "a FIFO: exit $rc: $(cat "$tmp/err")"
 
+# A template: is read as the machine list is: only a regular file (a FIFO
+# blocked even plan, a directory and /dev/zero gave empty files), byte for
+# byte (a NUL cut the text there and dropped the rest silently), refused at
+# template:'s line and column.
+tmpl_yaml() {
+	printf 'machines:\n  - {name: a, cycle_time: 1}\nkernel: exec\nprogram: /bin/true\n'
+	printf 'inputs:\n  - file: deck.in\n    template: %s\n' "$1"
+}
+printf 'A\0B\377\001\n' >"$tmp/nul.tmpl"
+for t in "$tmp/fifo|$tmp/fifo is not a regular file" "/dev/zero|/dev/zero is not a regular file" \
+         "$tmp|$tmp is a directory" "$tmp/nul.tmpl|$tmp/nul.tmpl has a NUL byte (byte 2)" \
+         "$tmp/none.tmpl|cannot read $tmp/none.tmpl: No such file"; do
+	tmpl_yaml "${t%%|*}" >"$tmp/tmpl.yaml"
+	timeout 10 "$HETLAUNCH" plan "$tmp/tmpl.yaml" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && grep -qF "$tmp/tmpl.yaml:7:15: template: ${t#*|}" "$tmp/err"; then ok
+	else bad "template: ${t%%|*}: exit $rc (124: it blocked): $(cat "$tmp/err")"; fi
+done
+printf 'A\377\001\r\nB {{}}\n' >"$tmp/bytes.tmpl"
+tmpl_yaml "$tmp/bytes.tmpl" >"$tmp/tmpl.yaml"
+(cd "$tmp" && "$abs_hl" run --dry-run --out "$tmp/tmpl-run" "$tmp/tmpl.yaml" >/dev/null 2>"$tmp/err")
+rc=$?
+if [ $rc -eq 0 ] && [ "$(od -An -c "$tmp/tmpl-run/deck.in" | tr -s ' ')" = "$(printf 'A\377\001\r\nB {}\n' | od -An -c | tr -s ' ')" ]; then ok
+else bad "template bytes: exit $rc: $(od -c "$tmp/tmpl-run/deck.in" 2>&1 | head -3) $(cat "$tmp/err")"; fi
+
+# compute: skip folds every allocation of 1 MiB and more onto shared pages
+# (vproc/runtime/core/fold.c): the memory check counts what that leaves
+# (page tables, the small arrays, the shared buffer), not the arrays' 17 GB
+# per process (it refused n = 80000 on machines of 8 GB).  Without
+# folding (HETLAUNCH_FOLD_MIN=0) the arrays count again.
+for k in lu hpl; do
+	printf 'machines:\n  - {name: a, cycle_time: 1, memory_gb: 8}\n  - {name: b, cycle_time: 2, memory_gb: 8}\n' >"$tmp/skip.yaml"
+	printf 'kernel: %s\nn: 80000\nnb: 64\nemulate: {clock: virtual, compute: skip}\n' $k >>"$tmp/skip.yaml"
+	"$HETLAUNCH" plan "$tmp/skip.yaml" >/dev/null 2>"$tmp/err"
+	check "compute: skip, $k, n = 80000 on 8 GB machines: folded, it fits" test $? -eq 0
+	HETLAUNCH_FOLD_MIN=0 "$HETLAUNCH" plan "$tmp/skip.yaml" >/dev/null 2>"$tmp/err"
+	rc=$?
+	check "compute: skip, $k, HETLAUNCH_FOLD_MIN=0: the arrays do not fit" \
+		test $rc -eq 2 -a "$(grep -c "need .* GB (.*n = 80000), more than its memory_gb: 8" "$tmp/err")" = 2
+done
+
 # max_procs 10^5 on 9 machines, layout 2d, n = 10^7, nb = 1: the panel
 # search stops at the first good panel size (it took minutes).
 # A hang guard, not a speed target (that is `make bench`).

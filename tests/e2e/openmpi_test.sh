@@ -391,6 +391,17 @@ if [ $rc -eq 1 ] && grep -q "a rank died: mpirun noticed that process rank 1 .*s
 	ok "a rank killed by a signal under Open MPI: exit 1, named"
 else bad "SIGSEGV under Open MPI: exit $rc: $(tail -3 "$tmp/err")"; fi
 
+# A rank that exit(0)s without MPI_Finalize: mpirun says only that it
+# exited 1; hetlaunch names the rank and how it ended.
+mpicc.openmpi -o "$tmp/nofinalize" tests/e2e/mpi/nofinalize.c
+sed -e 's/^kernel: lu$/kernel: exec/' "$tmp/local.yaml" >"$tmp/nofin.yaml"
+printf 'program: %s\nargs: ["1"]\n' "$tmp/nofinalize" >>"$tmp/nofin.yaml"
+"$HETLAUNCH" run "$tmp/nofin.yaml" --quiet --out "$tmp/run-nofin" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "rank 1 of 3 ended without calling MPI_Finalize" "$tmp/err"; then
+	ok "a rank without MPI_Finalize under Open MPI: exit 1, named"
+else bad "a rank without MPI_Finalize under Open MPI: exit $rc: $(tail -3 "$tmp/err")"; fi
+
 # --- Ctrl-C -----------------------------------------------------------------------------------
 sed -e 's/^kernel: lu$/kernel: exec/' "$tmp/local.yaml" >"$tmp/sleep.yaml"
 printf 'program: /bin/sleep\nargs: ["60"]\n' >>"$tmp/sleep.yaml"

@@ -327,6 +327,18 @@ expect_fail() {  # WHAT NAME MESSAGE
 		bad "$1: exit $rc, want 1 and '$3'"; cat "$tmp/err"
 	fi
 }
+# Ranks that exit(0) without MPI_Finalize: mpiexec returns 0 (or Hydra
+# kills rank 0, left in MPI_Finalize: EXIT CODE 9), the job still failed
+# (it was PASSED), and the message names the ranks and counts the one that
+# did call it (it said 0 of 3).
+mpicc.mpich -o "$tmp/nofinalize" tests/e2e/mpi/nofinalize.c
+exec_yaml nofin "$tmp/nofinalize" "[1, 2]" 60
+expect_fail "ranks without MPI_Finalize" nofin "ranks 1, 2 of 3 ended without calling MPI_Finalize (.*1 of 3 ranks called it); .*mpiexec exited with status [0-9]"
+check "ranks without MPI_Finalize: not passed in report.json" \
+	test "$(json "$tmp/run-nofin/report.json" 'd["passed"]')" = False
+exec_yaml fin "$tmp/nofinalize" "[]" 60
+"$HETLAUNCH" run "$tmp/fin.yaml" --quiet --out "$tmp/run-fin" >/dev/null 2>"$tmp/err"
+check "every rank finalizes: exit 0" test $? -eq 0
 exec_yaml false /bin/false "[]" 60
 expect_fail "a failing program" false "mpiexec exited with status"
 check "the failing run kept its log and report" test -e "$tmp/run-false/log.txt" -a -s "$tmp/run-false/report.json"

@@ -415,6 +415,36 @@ if [ $rc -eq 0 ] && [ "$(head -c 4 "$tmp/cmp-acct/balance.png" 2>/dev/null | tai
 	[ "$(grep -vc '^#' "$tmp/cmp-acct/balance.dat")" = 2 ]; then
 	ok "compare on a silent program: balance.png and balance.dat from the runtime's figures"
 else bad "compare on a silent program: exit $rc: $(grep -i balance "$tmp/acctcmp.err")"; fi
+# Its times are virtual: each run's the largest rank's compute + wait
+# (it was the job's wall time: 0.34 s and 0.48 s for the same virtual
+# run), said by time_clock, and compare's speedup divides those.  The
+# reports compare.json embeds are the runs' report.json, emulation and
+# all (it kept 3 of its keys).
+if python3 - "$tmp/cmp-acct" <<'PY'
+import json, sys
+d = sys.argv[1]
+c = json.load(open(d + "/compare.json"))
+for m in ("cyclic", "hetero"):
+    r = json.load(open(f"{d}/{m}/report.json"))
+    span = max(k["compute"] + k["wait"] for k in r["ranks"])
+    assert r.get("time_clock") == "virtual" and r["results"][0]["time_source"] == "ranks", r.get("time_clock")
+    assert r["time"] == span and r["results"][0]["time"] == span, (r["time"], span)
+assert c["time_clock"] == "virtual"
+assert c["speedup"] == c["cyclic"]["time"] / c["hetero"]["time"], c["speedup"]
+PY
+then ok "compare on a silent program, virtual clock: each time is the largest rank's virtual span, time_clock virtual"
+else bad "compare on a silent program, virtual clock: times are not the ranks' virtual spans"; fi
+if python3 - "$tmp/cmp-acct" <<'PY'
+import json, sys
+d = sys.argv[1]
+c = json.load(open(d + "/compare.json"))
+for m in ("cyclic", "hetero"):
+    r = json.load(open(f"{d}/{m}/report.json"))
+    assert c[m] == r, f"compare.json's {m} is not {m}/report.json"
+    assert len(r["emulation"]) >= 10 and "out_of_order" in r["emulation"], sorted(r["emulation"])
+PY
+then ok "compare.json embeds both runs' report.json, emulation and all"
+else bad "compare.json's runs are not their report.json"; fi
 "$HETLAUNCH" compare "$tmp/acctcmp.yaml" --quiet --no-preload --out "$tmp/cmp-acctnp" >/dev/null 2>"$tmp/acctcmp.err"
 check "compare --no-preload on a silent program: no balance.png, and why" grep -q \
 	"no balance.png: no per-rank times: the program printed no hetlaunch-rank lines and the runtime was not preloaded (--no-preload)" "$tmp/acctcmp.err"

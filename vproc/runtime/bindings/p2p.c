@@ -68,6 +68,7 @@ int MPI_Query_thread(int *provided)
 
 int MPI_Finalize(void)
 {
+	vr_emu_finalizing();
 	vr_enter();
 	vr_bsend_flush();   /* the buffered sends of the virtual clock */
 	/* MPI_Finalize synchronizes inside MPICH, spinning: arrive together. */

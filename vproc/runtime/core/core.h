@@ -56,6 +56,9 @@ MPI_Comm vr_recv_done(MPI_Request req);
 /* emu.c */
 void vr_emu_init(void);
 void vr_emu_finalize(void);
+/* MPI_Finalize's entry, for hetlaunch to tell a rank that called it
+ * from one that ended without it. */
+void vr_emu_finalizing(void);
 int vr_emulating(void);
 /* The plan's machine of a world rank; -1 without a segment. */
 int vr_machine_of(int world_rank);

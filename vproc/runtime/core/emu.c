@@ -282,6 +282,12 @@ void vr_emu_init(void)
 	start_account(my);
 }
 
+void vr_emu_finalizing(void)
+{
+	if (shm != NULL)
+		atomic_store(&my->finalize_called, 1);
+}
+
 void vr_emu_finalize(void)
 {
 	vr_account_finalize();

@@ -19,8 +19,7 @@
 #include "core.h"
 #include "shm_layout.h"
 
-#define FOLD_CHUNK ((size_t)2 << 20)      /* the shared buffer, mapped per 2 MiB */
-#define FOLD_MIN_DEFAULT ((size_t)1 << 20)
+#define FOLD_CHUNK VR_FOLD_CHUNK          /* the shared buffer, mapped per 2 MiB */
 #define FOLD_MAX 4096                     /* live folded blocks */
 #define FOLD_KEPT 8                       /* freed blocks kept mapped */
 
@@ -46,7 +45,7 @@ void vr_fold_init(void *segment)
 {
 	vr_shm *s = segment;
 	const char *env = getenv("HETLAUNCH_FOLD_MIN");
-	size_t min = env ? (size_t)strtoull(env, NULL, 10) : FOLD_MIN_DEFAULT;
+	size_t min = env ? (size_t)strtoull(env, NULL, 10) : VR_FOLD_MIN_DEFAULT;
 	if (min == 0)
 		return;   /* HETLAUNCH_FOLD_MIN=0: no folding (for measuring) */
 	int fd = memfd_create("hetlaunch-fold", MFD_CLOEXEC);
@@ -57,7 +56,7 @@ void vr_fold_init(void *segment)
 	}
 	fold_fd = fd;
 	fold_shm = s;
-	fold_min = min < 4096 ? 4096 : min;
+	fold_min = min < VR_FOLD_MIN_LEAST ? VR_FOLD_MIN_LEAST : min;
 }
 
 /* The MPI stack's buffers hold its own state (queues, requests): never

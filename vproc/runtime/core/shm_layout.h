@@ -23,6 +23,13 @@
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 #define VR_MAX_LINKED   64     /* machines of a network: links */
+/* Folding (core/fold.c, emulate: {compute: skip}): an allocation of
+ * HETLAUNCH_FOLD_MIN bytes or more (default VR_FOLD_MIN_DEFAULT) maps the
+ * rank's one shared buffer of VR_FOLD_CHUNK bytes, a mapping per chunk.
+ * hetlaunch's memory check counts what that costs (layouts/memory.c). */
+#define VR_FOLD_CHUNK       ((size_t)2 << 20)
+#define VR_FOLD_MIN_DEFAULT ((size_t)1 << 20)
+#define VR_FOLD_MIN_LEAST   ((size_t)4096)
 
 #define VR_FLAG_BUS      1u   /* one shared medium (000 s5: a 100 Mb/s hub) */
 #define VR_FLAG_EMULATE  2u   /* charge compute and network; otherwise the
@@ -135,6 +142,9 @@ typedef struct {
 	_Atomic unsigned long long work_ns;     /* its emulated duration */
 	_Atomic int pid;
 	_Atomic int finalized;
+	/* MPI_Finalize was called: set on entry, before its barrier, which a
+	 * rank whose peers ended without finalizing may never leave. */
+	_Atomic int finalize_called;
 	/* account.c: ns between MPI_Init and MPI_Finalize outside the MPI
 	 * calls and inside them, on the rank's clock (virtual or monotonic);
 	 * written once at MPI_Finalize, then accounted = 1. */
