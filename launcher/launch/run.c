@@ -1262,15 +1262,12 @@ static void job_results(job_state *j)
 
 /* Ranks that called MPI_Init under the runtime and ended without
  * MPI_Finalize did not finish their work, whatever mpiexec's status says
- * (MPICH's is 0 for them).  A job hetlaunch ended on purpose once it had
- * what it needed (ended_on_purpose) stopped its ranks mid-way: no failure
- * then.  Returns 1 with the ranks in why. */
-static int unfinalized(const hl_emu *emu, size_t nranks, int ended_on_purpose, char *why,
-                       size_t len)
+ * (MPICH's is 0 for them).  Returns 1 with the ranks in why. */
+static int unfinalized(const hl_emu *emu, size_t nranks, char *why, size_t len)
 {
 	char list[128];
 	size_t n = emu->shm ? hl_emu_unfinalized(emu, list, sizeof list) : 0;
-	if (n == 0 || ended_on_purpose)
+	if (n == 0)
 		return 0;
 	snprintf(why, len, "%s %s of %zu ended without calling MPI_Finalize (exit or return from "
 	         "main before it; %zu of %zu ranks called it)", n == 1 ? "rank" : "ranks", list,
@@ -1287,8 +1284,8 @@ static void job_verdict(job_state *j)
 	hl_run *run = j->run;
 	run->status = 0;
 	char why[300];
-	diagnose(run, cfg, j->program, unfinalized(&j->emu, run->nranks, run->ended_on_purpose, why,
-	                                           sizeof why) ? why : NULL);
+	diagnose(run, cfg, j->program,
+	         unfinalized(&j->emu, run->nranks, why, sizeof why) ? why : NULL);
 	/* The runtime ended the job, and said why: that, not mpiexec's status. */
 	const char *refused = hl_emu_refusal(&j->emu);
 	if (refused)

@@ -46,10 +46,6 @@ typedef struct {
 	const char *ranks_source;   /* results.ranks from: "program", "runtime", or NULL */
 	char ranks_missing[192];    /* when NULL: why there are none */
 	hl_trace_info trace;        /* trace.json (trace.h) */
-	/* hetlaunch ended the job itself once it had what it needed: its
-	 * ranks were stopped short of MPI_Finalize on purpose, which is then
-	 * no failure (unfinalized() in run.c). */
-	int ended_on_purpose;
 	const char *time_clock;     /* "virtual" or "wall": the clock of time, results[].time
 	                             * and ranks[] (NULL: wall) */
 	char *report;               /* report.json's text as written (no final newline), or NULL */
