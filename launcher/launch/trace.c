@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fsutil.h"
+#include "rundir.h"
 #include "trace.h"
 
 typedef struct {
@@ -164,6 +165,16 @@ static void event(jw *w, const tr_ctx *c, size_t k, const tr_event *e)
 	jw_raw(w, line);
 }
 
+/* The counts trace.json's otherData and report.json's trace both give. */
+static void trace_counts(jw *w, const hl_trace_info *in)
+{
+	jw_key(w, "ranks_unfinalized"); jw_uint(w, in->unfinalized);
+	jw_key(w, "events"); jw_uint(w, in->events);
+	jw_key(w, "segments"); jw_uint(w, in->segments);
+	jw_key(w, "merged"); jw_uint(w, in->merged);
+	jw_key(w, "resolution_us"); jw_num(w, in->resolution_us);
+}
+
 static void other_data(jw *w, const tr_ctx *c)
 {
 	const hl_trace_info *in = c->info;
@@ -180,11 +191,7 @@ static void other_data(jw *w, const tr_ctx *c)
 		if (!c->parts[k].present)
 			jw_uint(w, k);
 	jw_end(w);
-	jw_key(w, "ranks_unfinalized"); jw_uint(w, in->unfinalized);
-	jw_key(w, "events"); jw_uint(w, in->events);
-	jw_key(w, "segments"); jw_uint(w, in->segments);
-	jw_key(w, "merged"); jw_uint(w, in->merged);
-	jw_key(w, "resolution_us"); jw_num(w, in->resolution_us);
+	trace_counts(w, in);
 	jw_end(w);
 }
 
@@ -252,14 +259,14 @@ int hl_trace_write(const char *dir, const hl_config *cfg, const size_t *rank_mac
 	if (c.parts == NULL || c.named == NULL) {
 		free(c.parts);
 		free(c.named);
-		snprintf(err, errlen, "%s/trace.json: out of memory", dir);
+		snprintf(err, errlen, "%s/" HL_RD_TRACE ": out of memory", dir);
 		return -1;
 	}
 	for (size_t k = 0; k < nranks; k++)
 		read_part(dir, k, &c.parts[k]);
 	summarize(&c);
 	char path[4200];
-	snprintf(path, sizeof path, "%s/trace.json", dir);
+	snprintf(path, sizeof path, "%s/" HL_RD_TRACE, dir);
 	int rc = hl_write_atomic(path, fill_trace, &c, err, errlen);
 	info->written = rc == 0;
 	for (size_t k = 0; k < nranks; k++)
@@ -279,12 +286,8 @@ void hl_trace_report(jw *w, const hl_trace_info *info)
 		return;
 	}
 	jw_obj(w);
-	jw_key(w, "file"); jw_str(w, "trace.json");
+	jw_key(w, "file"); jw_str(w, HL_RD_TRACE);
 	jw_key(w, "ranks"); jw_uint(w, info->ranks);
-	jw_key(w, "ranks_unfinalized"); jw_uint(w, info->unfinalized);
-	jw_key(w, "events"); jw_uint(w, info->events);
-	jw_key(w, "segments"); jw_uint(w, info->segments);
-	jw_key(w, "merged"); jw_uint(w, info->merged);
-	jw_key(w, "resolution_us"); jw_num(w, info->resolution_us);
+	trace_counts(w, info);
 	jw_end(w);
 }
