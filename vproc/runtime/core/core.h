@@ -234,6 +234,5 @@ int vr_sections_on(void);
 void vr_section_seen(const char *text, size_t len);   /* a write of the program's */
 /* 1: refuse this allocation (rank 0 inside a section to skip). */
 int vr_section_refuses(size_t bytes, const void *caller);
-unsigned long vr_sections_refused(void);
 
 #endif

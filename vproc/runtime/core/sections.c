@@ -40,7 +40,6 @@ static const char *const skippable[] = { "MPIRandomAccess", "MPIRandomAccess_LCG
 static int state = -1;   /* -1 not read yet, 0 off, 1 on */
 static const char *run_list;
 static int refusing;
-static unsigned long refused;
 
 int vr_sections_on(void)
 {
@@ -102,13 +101,5 @@ static int from_program(const void *caller)
 
 int vr_section_refuses(size_t bytes, const void *caller)
 {
-	if (!refusing || bytes < REFUSE_MIN_BYTES || !from_program(caller))
-		return 0;
-	refused++;
-	return 1;
-}
-
-unsigned long vr_sections_refused(void)
-{
-	return refused;
+	return refusing && bytes >= REFUSE_MIN_BYTES && from_program(caller);
 }
