@@ -437,6 +437,7 @@ install: all
 	install -m 644 man/hetlaunch.1 $(DESTDIR)$(PREFIX)/share/man/man1/hetlaunch.1
 	install -m 644 man/hetlaunch.yaml.5 $(DESTDIR)$(PREFIX)/share/man/man5/hetlaunch.yaml.5
 	install -m 644 configs/*.yaml $(DESTDIR)$(PREFIX)/share/hetlaunch/configs/
+	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/hetlaunch/LICENSE
 
 uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/lib/hetlaunch
