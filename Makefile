@@ -35,7 +35,7 @@ OMPI_CFLAGS   = $(shell $(PKG_CONFIG) --cflags ompi 2>/dev/null)
 OMPI_LIBS     = $(shell $(PKG_CONFIG) --libs ompi 2>/dev/null)
 # vproc uses LAPACK dgesvd (000 s4.3.4): the reference LAPACK and BLAS.
 LAPACK_LIBS   = $(shell $(PKG_CONFIG) --libs lapack 2>/dev/null || echo -llapack -lblas)
-# vproc/ring/ring_milp.c solves the ring MILP of paper 004 with GLPK.
+# vproc/planner/ring/ring_milp.c solves the ring MILP of paper 004 with GLPK.
 GLPK_LIBS     = -lglpk
 CMOCKA_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
@@ -60,23 +60,32 @@ LIBRT     := $(OUT)/lib/hetlaunch/libhetlaunch-rt.so
 LIBRT_OMPI := $(OUT)/lib/hetlaunch/openmpi/libhetlaunch-rt.so
 LIBVPROC_A := $(OBJ)/libvproc.a
 
-# vproc/ is pure (no I/O, no MPI): its top level and one folder per family
-# of algorithms (vproc/mmm/, vproc/ring/, vproc/mw/, vproc/dense/), all in
-# libvproc.a.  vproc/runtime/ is the LD_PRELOAD runtime, libhetlaunch-rt.so:
-# its bindings (the interposed calls) over its core, and of the planner
-# only the pure pieces the core calls (nm -u): the calendars, the
-# virtual-time order, the wait steps and the emulation arithmetic -- not
-# LAPACK nor GLPK, which every rank of every job would load for nothing.
-VPROC_SRC    := $(wildcard vproc/*.c) $(filter-out vproc/runtime/%,$(wildcard vproc/*/*.c))
+# vproc/ holds three parts over one base (HACKING.md draws them):
+#   common/   the one error enum;
+#   planner/  the pure planning algorithms: slice/ (1D), grid/ (2D) and one
+#             folder per family of the papers (dense/, mmm/, ring/, mw/);
+#   model/    the pure emulation model: calendars, virtual-time order, wait
+#             steps, emulation arithmetic, and the launcher/runtime
+#             shared-memory contract (shm_layout.h);
+#   runtime/  the LD_PRELOAD runtime, libhetlaunch-rt.so: bindings/ (the
+#             interposed calls) over core/, over model/ and common/ only --
+#             not the planner, nor LAPACK or GLPK, which every rank of every
+#             job would load for nothing.
+# libvproc.a holds common/, planner/ and model/ for the launcher.  Every part
+# is compiled with -Ivproc and includes by folder ("model/model.h");
+# scripts/check-layers holds the includes to that order.
+VPROC_SRC    := $(wildcard vproc/common/*.c vproc/model/*.c vproc/planner/*.c vproc/planner/*/*.c)
 RUNTIME_SRC  := $(wildcard vproc/runtime/core/*.c vproc/runtime/bindings/*.c)
-RT_PURE_SRC  := vproc/emulate.c vproc/vclock.c vproc/vorder.c vproc/wait_step.c
+RT_PURE_SRC  := $(wildcard vproc/model/*.c) vproc/common/status.c
 # launcher/ in the order of its pipeline: config/ (YAML -> machines), layouts/
 # (the plan), launch/ (files -> job), report/, over util/ and kernels/ (the
 # kernel table, the stock testers); cli/ the commands.  scripts/check-layers
 # holds the includes to that order.
 LAUNCHER_DIRS := util kernels config layouts launch report cli
 LAUNCHER_SRC := $(foreach d,$(LAUNCHER_DIRS),$(wildcard launcher/$(d)/*.c))
-LAUNCHER_INC := $(LAUNCHER_DIRS:%=-Ilauncher/%)
+# Launcher headers are included by folder ("config/config.h"), so that none
+# shadows a system header (launcher/layouts/memory.h and <memory.h>).
+LAUNCHER_INC := -Ilauncher
 TEST_SRC     := $(wildcard tests/unit/test_*.c)
 BENCH_SRC    := $(wildcard tests/bench/bench_*.c)
 
@@ -104,7 +113,7 @@ HLMW      := $(OUT)/lib/hetlaunch/hl-mw
 HL_MMM    := $(OUT)/lib/hetlaunch/hl-mmm
 HL_MMM_OMPI := $(OUT)/lib/hetlaunch/openmpi/hl-mmm
 THREADS_OMPI := $(OBJ)/tests/e2e/mpi-openmpi/threads
-MPI_TESTS := $(OBJ)/tests/e2e/mpi/patterns $(OBJ)/tests/e2e/mpi/vclock \
+MPI_TESTS := $(OBJ)/tests/e2e/mpi/patterns $(OBJ)/tests/e2e/mpi/virtual_times \
              $(OBJ)/tests/e2e/mpi/threads $(THREADS_OMPI) \
              $(OBJ)/tests/e2e/mpi/spin $(OBJ)/tests/e2e/mpi-openmpi/spin
 
@@ -127,9 +136,10 @@ $(OBJ)/so/vproc/%.o: vproc/%.c
 	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) -fPIC -Ivproc -MMD -MP -c $< -o $@
 
 # The calls go one way: the bindings include bindings.h (and through it
-# core/core.h); the core is compiled without vproc/runtime/ on its include
-# path, so that it cannot include a binding's header.
-RT_INC = -Ivproc $(if $(filter vproc/runtime/bindings/%,$<),-Ivproc/runtime)
+# runtime/core/core.h); scripts/check-layers refuses a core file that
+# includes a binding's header, or any part of the runtime that includes the
+# planner's.
+RT_INC = -Ivproc
 $(OBJ)/so/vproc/runtime/%.o: vproc/runtime/%.c
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  CC      $<")
@@ -219,9 +229,9 @@ $(HL_RING): launcher/programs/ring.c
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra $(MPICH_CFLAGS) -o $@ $< $(MPICH_LIBS) -lblas -lm
 # hl-driver: stock ScaLAPACK (scalapack-mpich), the shared MPI
-# helper launcher/programs/hlmpi.c, and vproc/dense/'s array sizes.  Like the
+# helper launcher/programs/hlmpi.c, and vproc/planner/dense/'s array sizes.  Like the
 # probe it runs under the LD_PRELOAD runtime, so never with sanitizers
-# (SO_CFLAGS, and the .so's unsanitized object of vproc/dense/memory.c).
+# (SO_CFLAGS, and the .so's unsanitized object of vproc/planner/dense/local_arrays.c).
 # Debian's scalapack-mpich.pc also names Open MPI (-L.../openmpi/lib -lmpi):
 # linked in, its MPI_* symbols would shadow MPICH's and the ranks crash.
 DRIVER_LIBS = $(filter-out -lmpi -L%/openmpi/lib,$(SCALAPACK_LIBS))
@@ -230,7 +240,7 @@ $(OBJ)/launcher/programs/%.o: launcher/programs/%.c
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(MPICH_CFLAGS) -Ivproc -MMD -MP -c $< -o $@
 
-$(DRIVER): $(OBJ)/launcher/programs/driver.o $(OBJ)/launcher/programs/hlmpi.o $(OBJ)/so/vproc/dense/memory.o
+$(DRIVER): $(OBJ)/launcher/programs/driver.o $(OBJ)/launcher/programs/hlmpi.o $(OBJ)/so/vproc/planner/dense/local_arrays.o
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ $(DRIVER_LIBS) $(MPICH_LIBS) -ldl -lm
@@ -247,10 +257,10 @@ $(HL_MMM_OMPI): $(OBJ)/openmpi/launcher/programs/mmm.o $(OBJ)/openmpi/launcher/p
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ $(SCALAPACK_OMPI_LIBS) $(OMPI_LIBS) -lblas -ldl -lm
 
-# hl-mw, paper 003's master-worker product: plans with vproc/mw/, compiled
+# hl-mw, paper 003's master-worker product: plans with vproc/planner/mw/, compiled
 # in without sanitizers, since it runs under the runtime preload.
-HLMW_SRC := $(wildcard vproc/mw/*.c) vproc/error.c
-$(HLMW): launcher/programs/mw.c $(HLMW_SRC) $(wildcard vproc/*.h vproc/mw/*.h)
+HLMW_SRC := $(wildcard vproc/planner/mw/*.c) vproc/common/status.c
+$(HLMW): launcher/programs/mw.c $(HLMW_SRC) $(wildcard vproc/common/*.h vproc/planner/*.h vproc/planner/mw/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $<")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wno-stringop-overflow $(MPICH_CFLAGS) -Ivproc -o $@ $< $(HLMW_SRC) $(MPICH_LIBS) -lblas -lm
@@ -264,7 +274,7 @@ $(OBJ)/openmpi/launcher/programs/%.o: launcher/programs/%.c
 	$(Q)$(CC) $(CSTD) $(WARN) $(SO_CFLAGS) $(OMPI_CFLAGS) -Ivproc -MMD -MP -c $< -o $@
 
 $(DRIVER_OMPI): $(OBJ)/openmpi/launcher/programs/driver.o $(OBJ)/openmpi/launcher/programs/hlmpi.o \
-		$(OBJ)/so/vproc/dense/memory.o
+		$(OBJ)/so/vproc/planner/dense/local_arrays.o
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  LD      $@")
 	$(Q)$(CC) -o $@ $^ $(SCALAPACK_OMPI_LIBS) $(OMPI_LIBS) -ldl -lm
@@ -274,7 +284,7 @@ $(HL_RING_OMPI): launcher/programs/ring.c
 	@$(if $(Q),echo "  MPICC   $< (openmpi)")
 	$(Q)$(CC) -std=c11 -D_POSIX_C_SOURCE=200809L -O2 -Wall -Wextra $(OMPI_CFLAGS) -o $@ $< $(OMPI_LIBS) -lblas -lm
 
-$(HLMW_OMPI): launcher/programs/mw.c $(HLMW_SRC) $(wildcard vproc/*.h vproc/mw/*.h)
+$(HLMW_OMPI): launcher/programs/mw.c $(HLMW_SRC) $(wildcard vproc/common/*.h vproc/planner/*.h vproc/planner/mw/*.h)
 	@mkdir -p $(@D)
 	@$(if $(Q),echo "  MPICC   $< (openmpi)")
 	$(Q)$(CC) -std=c11 -O2 -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wno-stringop-overflow $(OMPI_CFLAGS) -Ivproc -o $@ $< $(HLMW_SRC) $(OMPI_LIBS) -lblas -lm

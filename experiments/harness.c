@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsutil.h"
-#include "json.h"
+#include "util/fsutil.h"
+#include "util/json.h"
 
 /* ---- failures and strings ---------------------------------------------- */
 

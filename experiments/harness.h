@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "paper.h"
-#include "vproc.h"
+#include "planner/planner.h"
 
 /* ---- failures: a library call or a write that fails ends repro (exit 1) */
 void die(const char *what, const char *detail) __attribute__((noreturn));

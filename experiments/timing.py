@@ -649,7 +649,7 @@ def point_000(ctx, pairs, reps, d):
 
 def seconds_ratio(rep):
     """measured / predicted seconds of a run (LU and MM have a
-    seconds model, vproc/dense/), or None."""
+    seconds model, vproc/planner/dense/), or None."""
     return (rep.get("predicted") or {}).get("measured_over_predicted")
 
 
@@ -768,7 +768,7 @@ def fig000(ctx):
             pct(ctx, p["spread"]), "yes" if p["flagged"] else "no"))
     if any(x is not None for p in pts for x in p["secs"]):
         table += ["", "Measured over predicted seconds (the kernel's seconds model,"
-                  " vproc/dense/mm_time.c or qr_time.c: README, \"Predicted seconds of the matrix"
+                  " vproc/planner/dense/mm_time.c or qr_time.c: README, \"Predicted seconds of the matrix"
                   " product and of QR\"):",
                   "", "| n | 2D cyclic | 1D hetero | 2D hetero |", "|--:|--:|--:|--:|"]
         table += ["| %d | %s | %s | %s |" % ((p["n"],) + tuple(fmt(x, 3) for x in p["secs"]))

@@ -52,7 +52,7 @@ mpi_run() {
 }
 
 # vclock_yaml NAME MACHINES(name:cycle,...) B EMULATE ARGS...: $tmp/NAME.yaml
-# running the test program tests/e2e/mpi/vclock ($VCLOCK) with ARGS
+# running the test program tests/e2e/mpi/virtual_times ($VCLOCK) with ARGS
 vclock_yaml() {
 	local name=$1 machines=$2 B=$3 emu=$4; shift 4
 	{

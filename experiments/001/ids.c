@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "mmm/mmm.h"
+#include "planner/mmm/mmm.h"
 #include "paper_001.h"
 #include "rng.h"
 

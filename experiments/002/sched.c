@@ -1,14 +1,14 @@
 /*
  * experiments/002/sched.c -- paper 002 s4: the three schedules
  * of the LU task graph (Fig 11) and their simulated times (Fig 12), with
- * vproc/dense/taskgraph.h.  Both figures are lost from the text: ours are
+ * vproc/planner/dense/taskgraph.h.  Both figures are lost from the text: ours are
  * printed, and the one claim the text makes about Fig 12 ("little benefit
  * to expect from the dynamic approach", "quite similar") is checked.
  */
 #include <math.h>
 #include <stdlib.h>
 
-#include "dense/taskgraph.h"
+#include "planner/dense/taskgraph.h"
 #include "harness.h"
 #include "sched.h"
 

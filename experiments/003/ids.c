@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
-#include "mw/mw.h"
+#include "planner/mw/mw.h"
 
 /* Labels are copied by add(): a buffer on the stack will do. */
 static char lbl[160];
@@ -64,7 +64,7 @@ static void id_003_fig3(report *r)
 	add(r, "Min-min is optimal here", NULL, fmt(mm == opt ? "true" : "false"), -1);
 	note(r, "p = 2, c = 4, w = 7, r = s = 3.  The figure is lost; the values are those of "
 	     "the checked notes (s3), Thrifty and Min-min by their exact rules (notes s2.1); the "
-	     "optimum by branch and bound over every send sequence (vproc/mw/toy_exact.c).");
+	     "optimum by branch and bound over every send sequence (vproc/planner/mw/toy_exact.c).");
 }
 
 static void id_003_fig4(report *r)

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "ring/ring.h"
+#include "planner/ring/ring.h"
 #include "ring_platforms.h"
 
 typedef struct {

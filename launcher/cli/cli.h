@@ -6,7 +6,7 @@
 #ifndef HL_CLI_H
 #define HL_CLI_H
 
-#include "run.h"
+#include "launch/run.h"
 
 /* "hetlaunch: MESSAGE" and the --help hint on stderr; returns 2 (main.c). */
 int hl_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

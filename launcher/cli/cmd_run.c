@@ -10,17 +10,17 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "config.h"
-#include "rundir.h"
-#include "balance.h"
-#include "diag.h"
-#include "emulation.h"
-#include "fsutil.h"
-#include "json.h"
-#include "memory.h"
-#include "plan.h"
+#include "config/config.h"
+#include "util/rundir.h"
+#include "report/balance.h"
+#include "util/diag.h"
+#include "launch/emulation.h"
+#include "util/fsutil.h"
+#include "util/json.h"
+#include "layouts/memory.h"
+#include "layouts/plan.h"
 #include "cli.h"
-#include "run.h"
+#include "launch/run.h"
 
 enum { EXIT_JOB = 1, EXIT_USAGE = 2 };
 

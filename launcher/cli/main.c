@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "diag.h"
-#include "fsutil.h"
-#include "memory.h"
-#include "hostfile.h"
+#include "config/config.h"
+#include "util/diag.h"
+#include "util/fsutil.h"
+#include "layouts/memory.h"
+#include "launch/hostfile.h"
 #include "cli.h"
-#include "keys.h"
-#include "run.h"
-#include "plan.h"
-#include "vproc.h"
+#include "config/keys.h"
+#include "launch/run.h"
+#include "layouts/plan.h"
+#include "planner/planner.h"
 
 enum { EXIT_JOB = 1, EXIT_USAGE = 2 };
 

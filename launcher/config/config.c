@@ -17,11 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "inputs.h"
+#include "util/fsutil.h"
+#include "kernels/inputs.h"
 #include "keys.h"
-#include "rundir.h"
-#include "layout.h"
+#include "util/rundir.h"
+#include "layouts/layout.h"
 #include "yamltree.h"
 
 #define MAX_MACHINES 100000   /* processors after expansion */

@@ -9,9 +9,9 @@
 
 #include <stddef.h>
 
-#include "diag.h"
-#include "hpl.h"
-#include "kernels.h"
+#include "util/diag.h"
+#include "kernels/hpl.h"
+#include "kernels/kernels.h"
 
 typedef struct { size_t line, col; } hl_loc;
 

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "config.h"
-#include "kernels.h"
-#include "layout.h"
+#include "kernels/kernels.h"
+#include "layouts/layout.h"
 
 #define TOP(name, type, lo, hi, values, off, def, doc) \
 	{ HL_KS_TOP, name, type, NULL, NULL, lo, hi, values, off, def, doc }

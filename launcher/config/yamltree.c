@@ -1,5 +1,5 @@
 #include "yamltree.h"
-#include "fsutil.h"
+#include "util/fsutil.h"
 
 #include <errno.h>
 #include <fcntl.h>

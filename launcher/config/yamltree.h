@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "diag.h"
+#include "util/diag.h"
 
 typedef enum { YT_SCALAR, YT_SEQ, YT_MAP } yt_kind;
 

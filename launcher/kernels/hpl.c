@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dense/dense.h"
+#include "planner/dense/dense.h"
 #include "testers.h"
 
 const char *const hl_hpl_facts[] = { "left", "crout", "right", NULL };

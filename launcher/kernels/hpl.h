@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include "kernels.h"
-#include "rundir.h"
+#include "util/rundir.h"
 
 #define HL_HPL_PROGRAM "/usr/bin/hpcc"
 #define HL_HPL_INPUT HL_RD_HPCC_IN

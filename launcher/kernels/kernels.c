@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dense/dense.h"
-#include "fsutil.h"
+#include "planner/dense/dense.h"
+#include "util/fsutil.h"
 #include "hpl.h"
 #include "testers.h"
 

@@ -4,8 +4,8 @@
  * .dat file they read and reads what they print.
  */
 #include "testers.h"
-#include "dense/dense.h"
-#include "rundir.h"
+#include "planner/dense/dense.h"
+#include "util/rundir.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /*
- * emulation.c -- see emulation.h.  The arithmetic is vproc/emulate.c; this
+ * emulation.c -- see emulation.h.  The arithmetic is vproc/model/emulate.c; this
  * module measures, creates the segment, and reads it back.
  */
 #define _GNU_SOURCE
@@ -18,10 +18,10 @@
 #include <unistd.h>
 
 #include "emulation.h"
-#include "layout_ring.h"
-#include "runtime/core/shm_layout.h"
+#include "layouts/layout_ring.h"
+#include "model/shm_layout.h"
 #include "spawn.h"
-#include "vproc.h"
+#include "model/model.h"
 
 /* Reference BLAS, Fortran calling convention. */
 extern void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
@@ -311,7 +311,7 @@ static void set_machines(const hl_config *cfg, const hl_emu *e, vr_shm *s)
 	}
 }
 
-/* What the runtime reads (runtime/core/shm_layout.h), into the zero-filled segment. */
+/* What the runtime reads (runtime/model/shm_layout.h), into the zero-filled segment. */
 static void fill_segment(const hl_config *cfg, const hl_ranks *r, const hl_emu *e, vr_shm *s)
 {
 	s->magic = VR_SHM_MAGIC;
@@ -479,7 +479,7 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 	}
 	if (s && cfg->emu.virtual_clock) {
 		/* messages sent on a communicator the runtime could not stamp,
-		 * and busy intervals lost to a full calendar (vproc/vclock.c) */
+		 * and busy intervals lost to a full calendar (vproc/model/calendar.c) */
 		unsigned long long dropped = s->bus_cal.dropped;
 		for (size_t i = 0; i < e->nmachines; i++)
 			dropped += s->cpu_cal[i].dropped + s->port_cal[i].dropped;

@@ -10,10 +10,10 @@
 
 #include <stddef.h>
 
-#include "config.h"
-#include "json.h"
-#include "plan.h"
-#include "testers.h"
+#include "config/config.h"
+#include "util/json.h"
+#include "layouts/plan.h"
+#include "kernels/testers.h"
 
 /* This computer's speed on one core, Mflop/s: DGEMM of the shape of an
  * LU update (256 x 32 times 32 x 256). */

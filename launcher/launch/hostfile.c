@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fsutil.h"
+#include "util/fsutil.h"
 
 static const struct {
 	const char *name;

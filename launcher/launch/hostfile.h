@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "config.h"
-#include "diag.h"
-#include "plan.h"
+#include "config/config.h"
+#include "util/diag.h"
+#include "layouts/plan.h"
 
 typedef enum {
 	/* MPICH Hydra `-f`: "host:k" per run of consecutive ranks on one host.

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hpl.h"
+#include "kernels/hpl.h"
 
 void hl_hpcc_watch_init(hl_hpcc_watch *w, const char *run_dir)
 {

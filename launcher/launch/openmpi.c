@@ -10,8 +10,8 @@
 
 #include "openmpi.h"
 #include "slurm.h"
-#include "fsutil.h"
-#include "testers.h"
+#include "util/fsutil.h"
+#include "kernels/testers.h"
 
 /* Debian's scalapack-mpi-test ships each tester for both MPIs, in
  * .../scalapack/mpich-tests and .../scalapack/openmpi-tests. */

@@ -10,8 +10,8 @@
 
 #include <stddef.h>
 
-#include "config.h"
-#include "kernels.h"
+#include "config/config.h"
+#include "kernels/kernels.h"
 
 typedef enum { HL_MPI_MPICH, HL_MPI_OPENMPI } hl_mpi;
 

@@ -1,6 +1,6 @@
 /*
  * placement.c -- see placement.h.  The line each rank prints is
- * vproc/runtime/core/placement.c's:
+ * vproc/runtime/core/rank_host.c's:
  *
  *     hetlaunch-placement: rank K host NAME node SLURMNODE addrs A,B
  */

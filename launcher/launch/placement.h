@@ -1,6 +1,6 @@
 /*
  * placement.h -- placement verified, not assumed: every rank
- * of a run reports where it runs (vproc/runtime/core/placement.c prints a
+ * of a run reports where it runs (vproc/runtime/core/rank_host.c prints a
  * tagged line at MPI_Init); this module reads those lines from the job's
  * log and matches each against the host the plan gave the rank.
  */
@@ -9,9 +9,9 @@
 
 #include <stddef.h>
 
-#include "config.h"
-#include "json.h"
-#include "plan.h"
+#include "config/config.h"
+#include "util/json.h"
+#include "layouts/plan.h"
 
 /* What one rank said about itself. */
 typedef struct {

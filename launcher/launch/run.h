@@ -8,11 +8,11 @@
 #include <limits.h>
 #include <stddef.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "placement.h"
-#include "plan.h"
+#include "layouts/plan.h"
 #include "spawn.h"
-#include "testers.h"
+#include "kernels/testers.h"
 #include "trace.h"
 
 typedef struct {
@@ -76,7 +76,7 @@ void hl_overrun_advice(const hl_config *cfg, const hl_run *run, char *buf, size_
 void hl_compare_flagged(const hl_run *cyc, const hl_run *het, char *buf, size_t len);
 
 /* The report document of INTERFACE.md (without the emulation details). */
-#include "json.h"
+#include "util/json.h"
 void hl_run_report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run);
 
 #endif

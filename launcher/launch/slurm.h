@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "config.h"
+#include "config/config.h"
 
 /* Launch through srun?  Yes inside an allocation (SLURM_JOB_ID set), for
  * real hosts (not emulate:), with MPICH (mpi: openmpi keeps mpirun and its

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "emulation.h"
-#include "runtime/core/shm_layout.h"
+#include "model/shm_layout.h"
 
 /* The emulation moved since the last look: a clock, a rank that finished,
  * a rank blocking or taking a message (its ver), or a rank computing (it

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fsutil.h"
-#include "rundir.h"
+#include "util/fsutil.h"
+#include "util/rundir.h"
 #include "trace.h"
 
 typedef struct {

@@ -10,8 +10,8 @@
 
 #include <stddef.h>
 
-#include "config.h"
-#include "json.h"
+#include "config/config.h"
+#include "util/json.h"
 
 typedef struct {
 	int written;               /* trace.json was written */

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "columns_grid.h"
-#include "diag.h"
+#include "util/diag.h"
 #include "layout.h"
 #include "plan.h"
 

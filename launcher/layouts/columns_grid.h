@@ -7,8 +7,8 @@
 #ifndef HL_COLUMNS_GRID_H
 #define HL_COLUMNS_GRID_H
 
-#include "config.h"
-#include "mmm/mmm.h"
+#include "config/config.h"
+#include "planner/mmm/mmm.h"
 
 typedef struct {
 	size_t p, q;            /* layout 2d's grid (its shape chosen by its LU model) */

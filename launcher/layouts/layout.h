@@ -21,11 +21,11 @@
 
 #include <stdio.h>
 
-#include "config.h"
-#include "diag.h"
-#include "json.h"
+#include "config/config.h"
+#include "util/diag.h"
+#include "util/json.h"
 #include "plan.h"
-#include "yamltree.h"
+#include "config/yamltree.h"
 
 struct hl_layout_ops {
 	const char *name;     /* the value of `layout:` */

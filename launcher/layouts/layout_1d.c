@@ -61,7 +61,7 @@ static int check_1d(hl_config *cfg, const yt_node *root, diag *d)
 
 /* ---- plan ----------------------------------------------------------------- */
 
-/* Each machine's processes adjacent (vproc/pattern_group.c), the LU steps
+/* Each machine's processes adjacent (vproc/planner/slice/pattern_group.c), the LU steps
  * predicted again on the order that runs. */
 static vproc_status group_slice(hl_plan *plan)
 {
@@ -85,7 +85,7 @@ static vproc_status group_slice(hl_plan *plan)
  * machine.  Under the virtual clock (README, "The slice's order"): Table
  * 3's QR, 1 x 19 on the 100 Mb/s bus, n = 2000: 23.80 s interleaved,
  * 11.29 s grouped; lip's LU, B = 9, n = 2400: 27.95 s and 26.49 s.
- * The seconds model (vproc/dense/lu_time.c, qr_time.c) books the rings'
+ * The seconds model (vproc/planner/dense/lu_time.c, qr_time.c) books the rings'
  * crossings but weighs the compute by each machine's total, blind to the
  * imbalance of the last steps that grouping brings; the step model (000
  * Fig 5) sees it, and its relative excess is charged on the grouped
@@ -172,7 +172,7 @@ static int plan_1d(const hl_config *cfg, diag *d, hl_plan *plan)
 	}
 	/* A product's blocks all stay to the end: the same processes in any
 	 * order balance the same, and adjacent ones keep PBLAS's ring
-	 * broadcasts on one machine (vproc/pattern_group.c).  Unless the user
+	 * broadcasts on one machine (vproc/planner/slice/pattern_group.c).  Unless the user
 	 * asks for the interleaved order. */
 	if (hl_kernel_row(cfg->kernel, cfg->stock)->order_free)
 		st = cfg->order == HL_ORDER_INTERLEAVED ? VPROC_OK : group_slice(plan);

@@ -107,7 +107,7 @@ static int sort_machines_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 	return 0;
 }
 
-/* p x q: grid: as given, else chosen (000 s4.3.1, vproc/grid_shape.c). */
+/* p x q: grid: as given, else chosen (000 s4.3.1, vproc/planner/grid/grid_shape.c). */
 static int choose_grid_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 {
 	size_t N = cfg->nmachines;

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keys.h"
+#include "config/keys.h"
 #include "layout.h"
 #include "lu_predict.h"
 

@@ -1,6 +1,6 @@
 /*
  * layout_columns.c -- the row of `layout: columns` (paper 001: matrix product
- * on a heterogeneous rectangle partition; vproc/mmm/, notes
+ * on a heterogeneous rectangle partition; vproc/planner/mmm/, notes
  * ../shared/specs/001-mmm-partition.md).  Each machine gets one rectangle
  * of C (and the same pieces of A and B), of area proportional to its speed,
  * minimising the sum of the half-perimeters, which is what every step of
@@ -17,7 +17,7 @@
 
 #include "columns_grid.h"
 #include "layout.h"
-#include "mmm/mmm.h"
+#include "planner/mmm/mmm.h"
 
 enum { PART_COLUMNS, PART_GUILLOTINE, PART_AUTO, PART_GIVEN };
 static const char *const PARTITIONS[] = { "columns", "guillotine", "auto" };

@@ -5,7 +5,7 @@
  * master-worker").  Keys master, blocks, memory_blocks, block_time,
  * scheduler, baseline_scheduler (and per machine memory_blocks, block_time).  The plan prints
  * the layouts' mu, HoLM's workers, the bounds and the makespan of each
- * scheduler simulated in the one-port block model (vproc/mw/).
+ * scheduler simulated in the one-port block model (vproc/planner/mw/).
  *
  * MPI rank 0 is the master, ranks 1..p the workers in list order.
  */
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "layout.h"
-#include "mw/mw.h"
+#include "planner/mw/mw.h"
 
 /* ---- config ------------------------------------------------------------- */
 

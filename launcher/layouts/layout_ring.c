@@ -2,7 +2,7 @@
  * layout_ring.c -- the row of `layout: ring` (paper 004, SliceRing): which
  * machines form a ring, in which order, and which share of the columns each
  * holds, for an iterative computation where every machine sends H to its
- * successor each iteration (vproc/ring/, notes ../shared/specs/004-slicering.md).
+ * successor each iteration (vproc/planner/ring/, notes ../shared/specs/004-slicering.md).
  * Keys W, H, links, solver, insert, columns, iterations, time_limit; rank k
  * runs order[k], its predecessor is rank k-1 and its successor rank k+1 (mod q).
  */
@@ -14,7 +14,7 @@
 
 #include "layout.h"
 #include "layout_ring.h"
-#include "ring/ring.h"
+#include "planner/ring/ring.h"
 
 /* solver: auto takes the exact solver up to this many machines (the Held-
  * Karp table then needs at most 2^18 x 19 doubles, 40 MB: bench_ring). */

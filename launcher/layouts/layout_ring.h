@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "plan.h"
-#include "testers.h"
+#include "kernels/testers.h"
 
 /* hl-ring's rows of the grid (the data of one column). */
 #define HL_RING_ROWS 8

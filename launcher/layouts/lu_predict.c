@@ -4,13 +4,13 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "config.h"
-#include "dense/lu_time.h"
-#include "dense/mm_time.h"
-#include "dense/qr_time.h"
+#include "config/config.h"
+#include "planner/dense/lu_time.h"
+#include "planner/dense/mm_time.h"
+#include "planner/dense/qr_time.h"
 #include "lu_predict.h"
 
-/* The kernels with a seconds model (vproc/dense/), NULL for the others. */
+/* The kernels with a seconds model (vproc/planner/dense/), NULL for the others. */
 static vproc_status (*seconds_model(hl_kernel k))(const vproc_lu_platform *, vproc_lu_seconds *)
 {
 	switch (k) {

@@ -1,7 +1,7 @@
 /*
  * memory.c -- see memory.h.  The bytes of each process come from the
  * kernel table (kernels.h): hl-driver's NUMROC-sized arrays
- * (vproc/dense/memory.c) for the process's own grid position, or a stock
+ * (vproc/planner/dense/local_arrays.c) for the process's own grid position, or a stock
  * tester's fixed TOTMEM.  Every virtual process of a machine runs on it
  * (000 s3), so its processes' bytes add up.
  */
@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dense/dense.h"
-#include "hpl.h"
+#include "planner/dense/dense.h"
+#include "kernels/hpl.h"
 #include "layout.h"
-#include "runtime/core/shm_layout.h"
+#include "model/shm_layout.h"
 
 #define GB 1e9
 

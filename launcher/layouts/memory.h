@@ -11,8 +11,8 @@
 
 #include <stdio.h>
 
-#include "diag.h"
-#include "json.h"
+#include "util/diag.h"
+#include "util/json.h"
 #include "plan.h"
 
 typedef struct {

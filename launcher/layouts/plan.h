@@ -8,9 +8,9 @@
 
 #include <stdio.h>
 
-#include "config.h"
-#include "diag.h"
-#include "vproc.h"
+#include "config/config.h"
+#include "util/diag.h"
+#include "planner/planner.h"
 
 /* The tolerance of the automatic choice of B: within 10% of the ideal. */
 #define HL_B_TOLERANCE 0.10

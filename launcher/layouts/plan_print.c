@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "json.h"
+#include "util/json.h"
 #include "layout.h"
 #include "lu_predict.h"
 #include "memory.h"

@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dense/dense.h"
+#include "planner/dense/dense.h"
 #include "hlmpi.h"
 
 /* ---- ScaLAPACK and PBLAS (Fortran interfaces) --------------------------- */

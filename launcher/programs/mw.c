@@ -14,7 +14,7 @@
  * static schedules (HoLM's worker count, OMMOML's estimates); P overrides
  * HoLM's count; fault=1 makes the first worker skip one block update, so
  * that a test can see the check fail.  Static schedulers (holm, orroml, ommoml) run the op list
- * of libvproc's simulator (vproc/mw/); the demand-driven ones (oddoml,
+ * of libvproc's simulator (vproc/planner/mw/); the demand-driven ones (oddoml,
  * ddoml, bmm, obmm) serve the workers' credits first come, first served.
  *
  * Protocol.  For each transfer the master sends a small header (kind,
@@ -47,7 +47,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mw/mw.h"
+#include "planner/mw/mw.h"
 
 enum { TAG_HDR = 1, TAG_BLK = 2, TAG_CREDIT = 3, TAG_CBACK = 4, TAG_STATS = 5 };
 enum { OP_CIN = 0, OP_STEP = 1, OP_COUT = 2, OP_STOP = 3 };

@@ -18,7 +18,7 @@
  */
 #define _GNU_SOURCE
 #include "balance.h"
-#include "rundir.h"
+#include "util/rundir.h"
 
 #include <limits.h>
 #include <math.h>
@@ -26,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fsutil.h"
-#include "hostfile.h"
-#include "spawn.h"
+#include "util/fsutil.h"
+#include "launch/hostfile.h"
+#include "launch/spawn.h"
 
 /* Bar b of the picture: its machines' processes in run i summed in. */
 static void add_run(hl_balance_bar *bars, const size_t *bar_of, const hl_balance_run *r, int i)

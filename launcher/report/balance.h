@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "run.h"
+#include "launch/run.h"
 
 /* The bars of the picture: a bar per machine, or a bar per host when there
  * are more than HL_BALANCE_BY_HOST machines (a core per machine on a few
@@ -49,7 +49,7 @@ int hl_balance_png(const char *dir, const hl_config *cfg, const hl_run *cyc, con
 /* compare's speedup per problem size (n may be a list): "sizes" =
  * [{n, cyclic, hetero, speedup}] in JSON, one line per size on f. */
 #include <stdio.h>
-#include "json.h"
+#include "util/json.h"
 /* Whether two runs' times are on the same clock (time_clock), and so
  * divide into a speedup. */
 int hl_run_same_clock(const hl_run *a, const hl_run *b);

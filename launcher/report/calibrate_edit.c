@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "fsutil.h"
+#include "util/diag.h"
+#include "util/fsutil.h"
 #include "measured.h"
-#include "yamltree.h"
+#include "config/yamltree.h"
 
 /* Bytes [from, to) of the text become text. */
 typedef struct {

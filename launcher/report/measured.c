@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dense/measured.h"
-#include "diag.h"
-#include "rundir.h"
-#include "layout.h"
+#include "planner/dense/measured_times.h"
+#include "util/diag.h"
+#include "util/rundir.h"
+#include "layouts/layout.h"
 #include "measured.h"
-#include "yamltree.h"
+#include "config/yamltree.h"
 
 int hl_measured_cycle_times(const hl_config *cfg, const size_t *ns, size_t nns, size_t nranks,
                             const size_t *rank_machine, const double *compute,

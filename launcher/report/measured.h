@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "config.h"
-#include "run.h"
+#include "config/config.h"
+#include "launch/run.h"
 
 /* cycle_time of calibrate: milliseconds per DGEMM of order 500. */
 #define HL_CAL_FLOPS (2.0 * 500 * 500 * 500)

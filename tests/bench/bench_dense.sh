@@ -77,7 +77,7 @@ if [ -z "$ONLY" ] || [ "$ONLY" = 2 ]; then
 	# time) and under the virtual clock charging the flop models only
 	# (load-independent).  Beside the step model's speedup (000
 	# Fig 5, no panel, no network), the one of the predicted seconds
-	# (vproc/dense/lu_time.c: panel, broadcasts and swaps on the network).
+	# (vproc/planner/dense/lu_time.c: panel, broadcasts and swaps on the network).
 	for p in lhpc lip; do
 		for clock in real virtual; do
 			sed 's/^n: .*/n: 2400/' "configs/$p-emulated.yaml" >"$tmp/$p-$clock.yaml"

@@ -10,7 +10,7 @@
 
 #include "bench.h"
 
-#include "vproc.h"
+#include "planner/planner.h"
 
 static double rnd(void) { return 0.01 + (double)rand() / RAND_MAX; }
 

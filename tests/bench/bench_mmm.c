@@ -10,7 +10,7 @@
 
 #include "bench.h"
 
-#include "mmm/mmm.h"
+#include "planner/mmm/mmm.h"
 
 #define RUNS 5
 

@@ -11,7 +11,7 @@
 
 #include "bench.h"
 
-#include "mw/mw.h"
+#include "planner/mw/mw.h"
 
 #define RUNS 3
 #define TARGET 2.0

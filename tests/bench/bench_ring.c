@@ -12,7 +12,7 @@
 
 #include "bench.h"
 
-#include "ring/ring.h"
+#include "planner/ring/ring.h"
 #include "ring_platforms.h"
 
 #define RUNS 5

@@ -10,7 +10,7 @@
 
 #include "bench.h"
 
-#include "vproc.h"
+#include "planner/planner.h"
 
 #define RUNS 7
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "dense/taskgraph.h"
+#include "planner/dense/taskgraph.h"
 
 #define RUNS 3
 #define TARGET 2.0

@@ -502,7 +502,7 @@ grep -q '^  1d is [0-9.]* x faster$' "$tmp/auto1.txt" \
 [ "$(wc -l <"$tmp/tc.txt")" -le 70 ] && grep -q '^  new1\.0-63  *2 ' "$tmp/tc.txt" &&
 [ "$(wc -l <"$tmp/tc-full.txt")" -gt 300 ] && grep -q "^  row 0  *new1\.0 " "$tmp/tc-full.txt" \
 	&& ok || bad "plan text of 256 cores is not grouped ($(wc -l <"$tmp/tc.txt") lines), or --full is"
-# The grid is chosen for any number of machines (vproc/grid_shape.c): 320
+# The grid is chosen for any number of machines (vproc/planner/grid/grid_shape.c): 320
 # in two generations, well under a second (make bench measures).
 { printf 'layout: 2d\nn: 20000\nnb: 128\nmachines:\n'
   printf '  - {name: a, count: 200, speed: 2}\n  - {name: b, count: 120, speed: 1}\n'; } >"$tmp/g320.yaml"

@@ -188,9 +188,9 @@ if [ -x "$tmp/patterns" ]; then
 	else bad "exec patterns (Open MPI, clock: virtual): exit $rc: $(tail -3 "$tmp/err")"; fi
 fi
 # the stall watchdog under Open MPI: two ranks that each receive first
-# (tests/e2e/mpi/vclock.c deadlock), HETLAUNCH_STALL_S=3: ended as
+# (tests/e2e/mpi/virtual_times.c deadlock), HETLAUNCH_STALL_S=3: ended as
 # stalled, exit 1, each rank's MPI_Recv in log.txt, job.stalled true
-if mpicc.openmpi -std=c11 -O1 -o "$tmp/vclock" tests/e2e/mpi/vclock.c -lblas 2>"$tmp/cc.err"; then
+if mpicc.openmpi -std=c11 -O1 -o "$tmp/vclock" tests/e2e/mpi/virtual_times.c -lblas 2>"$tmp/cc.err"; then
 	cat >"$tmp/dead.yaml" <<YAML
 machines:
   - {name: a, cycle_time: 1}

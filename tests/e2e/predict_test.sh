@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # predict_test.sh -- end to end: the predicted seconds of PDGEMM and PDGEQRF
-# (kernel: mm and qr, vproc/dense/mm_time.c and qr_time.c) against
+# (kernel: mm and qr, vproc/planner/dense/mm_time.c and qr_time.c) against
 # virtual-clock runs of hl-driver, with real MPICH and the real preload:
 #   * Table 3's nine machines on a 100 Mb/s bus (configs/table3-emulated.yaml),
 #     `hetlaunch compare`: 2D cyclic 3 x 3 and the 2D plan 6 x 3;

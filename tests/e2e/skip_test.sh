@@ -133,7 +133,7 @@ fi
 # from a block that maps the same pages (no copy), at the same offset.  3
 # MiB from 12,345 bytes into a 4 MiB block (the copy at the block's start
 # would carry other bytes); and the hl-driver's vclock program is in OBJ.
-VCLOCK=${VCLOCK:-${OBJ:-build/release}/tests/e2e/mpi/vclock}
+VCLOCK=${VCLOCK:-${OBJ:-build/release}/tests/e2e/mpi/virtual_times}
 case $VCLOCK in /*) ;; *) VCLOCK=$PWD/$VCLOCK ;; esac
 vclock_yaml fsend "a:1,b:1" 2 "{mflops: 1000, cycle_time: 1, clock: virtual, compute: skip}" folded 3145728 12345
 if run fsend; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # trace_test.sh -- end-to-end tests of the run directory's trace.json (the
-# ranks' timelines, vproc/runtime/core/trace.c, launcher/launch/trace.c)
+# ranks' timelines, vproc/runtime/core/timeline.c, launcher/launch/trace.c)
 # and of MPI calls from threads under emulation, with real MPICH and Open
 # MPI:
 #   * trace.json is JSON, has one named track per rank, its events on each
@@ -19,7 +19,7 @@
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 OBJ=${OBJ:-build/release}
-VCLOCK=$PWD/$OBJ/tests/e2e/mpi/vclock
+VCLOCK=$PWD/$OBJ/tests/e2e/mpi/virtual_times
 THREADS=$PWD/$OBJ/tests/e2e/mpi/threads
 THREADS_OMPI=$PWD/$OBJ/tests/e2e/mpi-openmpi/threads
 . "$(dirname "$0")/../lib.sh"

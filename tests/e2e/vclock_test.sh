@@ -3,7 +3,7 @@
 # with real MPICH, the real preload and stock ScaLAPACK:
 #   * a ping-pong, a ring, siblings sharing a machine and collectives
 #     across machines, whose virtual times are known in closed form
-#     (tests/e2e/mpi/vclock.c), on a switch and on a bus;
+#     (tests/e2e/mpi/virtual_times.c), on a switch and on a bus;
 #   * MPI_Wtime and clock_gettime read the same virtual clock;
 #   * the MPI patterns BLACS uses give bit-identical results under it;
 #   * wildcard receives take the message that arrives first in virtual time;
@@ -19,7 +19,7 @@
 set -u
 HETLAUNCH=${HETLAUNCH:-bin/hetlaunch}
 OBJ=${OBJ:-build/release}
-VCLOCK=$PWD/$OBJ/tests/e2e/mpi/vclock
+VCLOCK=$PWD/$OBJ/tests/e2e/mpi/virtual_times
 PATTERNS=$PWD/$OBJ/tests/e2e/mpi/patterns
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d /tmp/hetlaunch-vclock-test.XXXXXX)

@@ -17,11 +17,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "diag.h"
-#include "hostfile.h"
-#include "memory.h"
-#include "plan.h"
+#include "config/config.h"
+#include "util/diag.h"
+#include "launch/hostfile.h"
+#include "layouts/memory.h"
+#include "layouts/plan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

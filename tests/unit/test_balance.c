@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "../../launcher/report/balance.h"
+#include "report/balance.h"
 
 /* Three machines: the plan runs 2 processes on a, 1 on b, none on c. */
 static void per_machine(void **state)

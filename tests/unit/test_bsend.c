@@ -18,7 +18,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "core.h"
+#include "runtime/core/core.h"
 
 enum { NREQ = 64 };
 

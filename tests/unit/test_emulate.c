@@ -1,5 +1,5 @@
 /*
- * test_emulate.c -- the arithmetic of the emulated cluster (vproc/emulate.c):
+ * test_emulate.c -- the arithmetic of the emulated cluster (vproc/model/emulate.c):
  * charging compute to a machine shared by its virtual processes, the
  * one-port network of 003 s2.2, and the choice of absolute speeds.
  */
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "vproc.h"
+#include "model/model.h"
 
 /* A lone process on an idle machine runs from when it is ready. */
 static void charge_idle_machine(void **state)
@@ -127,7 +127,7 @@ static void speeds_bad(void **state)
 	assert_int_equal(vproc_emu_speeds(2, t, 0, 2, 0, 0, scale, &K), VPROC_EINVAL);
 	assert_int_equal(vproc_emu_speeds(2, t, 6000, 0, 0, 0, scale, &K), VPROC_EINVAL);
 	assert_int_equal(vproc_emu_speeds(2, t, 6000, 2, 100, 0, scale, &K), VPROC_EINVAL);
-} /* cooperative waiting's steps (vproc/wait_step.c). */
+} /* cooperative waiting's steps (vproc/model/wait_step.c). */
 static const vproc_wait_policy wait_pol = { .spins = 3, .yields = 2, .peer_yields = 4 };
 
 /* A rank per processor or fewer: polls, then yields, then sleeps with a

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "paper.h"
-#include "vproc.h"
+#include "planner/planner.h"
 
 static const double t19[9] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 

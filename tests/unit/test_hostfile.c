@@ -25,8 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../launcher/util/fsutil.h"
-#include "../../launcher/launch/hostfile.h"
+#include "util/fsutil.h"
+#include "launch/hostfile.h"
 
 /* --- a scratch directory per test ------------------------------------------ */
 

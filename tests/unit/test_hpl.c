@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "../../launcher/kernels/hpl.h"
-#include "../../launcher/kernels/inputs.h"
-#include "../../launcher/kernels/testers.h"
+#include "kernels/hpl.h"
+#include "kernels/inputs.h"
+#include "kernels/testers.h"
 
 #include "data.h"
 

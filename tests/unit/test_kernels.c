@@ -1,7 +1,7 @@
 /*
  * test_kernels.c -- the kernel table (launcher/kernels/kernels.c), the reader of
  * hl-driver's result lines, and the driver's array sizes
- * (vproc/dense/memory.c) against sizes worked out by hand from NUMROC.
+ * (vproc/planner/dense/local_arrays.c) against sizes worked out by hand from NUMROC.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -14,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "../../launcher/kernels/kernels.h"
-#include "../../launcher/kernels/testers.h"
-#include "dense/dense.h"
+#include "kernels/kernels.h"
+#include "kernels/testers.h"
+#include "planner/dense/dense.h"
 
 static void table_rows(void **state)
 {

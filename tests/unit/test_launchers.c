@@ -18,8 +18,8 @@
 
 #include <unistd.h>
 
-#include "../../launcher/launch/openmpi.h"
-#include "../../launcher/launch/slurm.h"
+#include "launch/openmpi.h"
+#include "launch/slurm.h"
 
 static char *hydra[] = {
 	"mpiexec.hydra", "-f", "/run/hosts.mpich", "-n", "3",

@@ -1,6 +1,6 @@
 /*
  * test_lu_time.c -- the predicted seconds of ScaLAPACK's LU with the
- * network (vproc/dense/lu_time.c), on cases added up by hand.
+ * network (vproc/planner/dense/lu_time.c), on cases added up by hand.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "dense/lu_time.h"
+#include "planner/dense/lu_time.h"
 
 /* n = 2, b = 1, one process at 1 Mflop/s: step 0 panel 2 x 1 (2 flops),
  * solve 1 x 1 x 1 (1), update 2 x 1 x 1 x 1 (2); step 1 panel 1 (1):

@@ -1,6 +1,6 @@
 /*
  * test_mm_time.c -- the predicted seconds of ScaLAPACK's matrix product
- * with the network (vproc/dense/mm_time.c), on cases played out
+ * with the network (vproc/planner/dense/mm_time.c), on cases played out
  * by hand.  n = 64, b = 32 (two steps) throughout, speeds 1 Mflop/s, so one
  * update of r rows x c columns costs 2 r c 32 us.
  */
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "dense/mm_time.h"
+#include "planner/dense/mm_time.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 

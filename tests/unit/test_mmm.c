@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "mmm/mmm.h"
+#include "planner/mmm/mmm.h"
 #include "paper.h"
 #include "rng.h"
 #include "paper_001.h"

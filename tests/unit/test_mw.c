@@ -1,5 +1,5 @@
 /*
- * test_mw.c -- paper 003 (master-worker matrix product) in vproc/mw/: the
+ * test_mw.c -- paper 003 (master-worker matrix product) in vproc/planner/mw/: the
  * layouts, bounds and worker count of the checked notes
  * (../shared/specs/003-master-worker.md s7) exactly, the s3 toy examples
  * (Figs 3 and 4), the block-model makespans of the notes' instances, and
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "mw/mw.h"
+#include "planner/mw/mw.h"
 #include "paper.h"
 #include "rng.h"
 

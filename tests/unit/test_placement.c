@@ -22,7 +22,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../../launcher/launch/placement.h"
+#include "launch/placement.h"
 
 static hl_seen seen(const char *host, const char *node, const char *addrs)
 {

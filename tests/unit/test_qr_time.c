@@ -1,6 +1,6 @@
 /*
  * test_qr_time.c -- the predicted seconds of ScaLAPACK's QR with the
- * network (vproc/dense/qr_time.c), on cases played out by hand.
+ * network (vproc/planner/dense/qr_time.c), on cases played out by hand.
  * Speeds 1 Mflop/s: one flop is one microsecond.
  */
 #include <math.h>
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "dense/qr_time.h"
+#include "planner/dense/qr_time.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 

@@ -17,7 +17,7 @@
 
 #include "paper.h"
 #include "rng.h"
-#include "ring/ring.h"
+#include "planner/ring/ring.h"
 #include "ring_platforms.h"
 
 /* ---- helpers ------------------------------------------------------------ */

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "paper.h"
-#include "vproc.h"
+#include "planner/planner.h"
 
 static const double t358[3] = { 3, 5, 8 };
 

@@ -1,6 +1,6 @@
 /*
  * test_taskgraph.c -- the LU/QR task graph and its schedules (paper 002 s4,
- * vproc/dense/taskgraph.h): tiny graphs computed by hand (M = 2, 3), the
+ * vproc/planner/dense/taskgraph.h): tiny graphs computed by hand (M = 2, 3), the
  * static schedule against the step-by-step prediction of vproc_lu_predict
  * when communication is free, and the lower bound under every schedule.
  */
@@ -14,8 +14,8 @@
 
 #include <cmocka.h>
 
-#include "dense/measured.h"
-#include "dense/taskgraph.h"
+#include "planner/dense/measured_times.h"
+#include "planner/dense/taskgraph.h"
 
 #define EPS 1e-9
 /* cmocka's assert_float_equal compares floats: too coarse here. */

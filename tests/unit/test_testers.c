@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "../../launcher/kernels/testers.h"
+#include "kernels/testers.h"
 
 #include "data.h"
 

@@ -1,8 +1,8 @@
 /*
- * test_vclock.c -- the virtual clock's arithmetic (vproc/vclock.c, issue
+ * test_vclock.c -- the virtual clock's arithmetic (vproc/model/calendar.c, issue
  * 16): contention on a port and on a bus, siblings sharing a processor,
  * message stamps; the bounds of booking in virtual-time order
- * (vproc/vorder.c).
+ * (vproc/model/order_bounds.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "vclock.h"
+#include "model/model.h"
 
 enum { CAP = 16 };
 
@@ -143,7 +143,7 @@ static void forget_and_overflow(void **state)
 	assert_int_equal(b[3].start, 600);
 }
 
-/* ---- booking in virtual-time order (vproc/vorder.c) ---------------------- */
+/* ---- booking in virtual-time order (vproc/model/order_bounds.c) ---------------------- */
 
 #define RUN(v) { (v), VPROC_NEVER, 0, 0 }
 #define BLOCKED(v, w) { (v), (w), 1, 0 }

@@ -15,7 +15,7 @@
 #ifndef VR_BINDINGS_H
 #define VR_BINDINGS_H
 
-#include "core/core.h"
+#include "runtime/core/core.h"
 
 /* coll.c: a cooperative barrier (MPI_Finalize, the constructors) */
 int vr_barrier(MPI_Comm comm);

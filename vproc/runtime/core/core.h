@@ -183,7 +183,7 @@ int vr_bsend_flush(void);
 int vr_completed_request(MPI_Request *req);
 
 /* vorder.c: booking in virtual-time order (14) */
-#include "shm_layout.h"
+#include "model/shm_layout.h"
 void vr_order_init(void *segment, int rank, const int *siblings, int nsiblings);
 int vr_order_enabled(void);
 /* Before booking at `ready` a calendar of the siblings (all: the bus). */

@@ -49,8 +49,8 @@
 #include <unistd.h>
 
 #include "core.h"
-#include "shm_layout.h"
-#include "vproc.h"
+#include "model/shm_layout.h"
+#include "model/model.h"
 
 /* Below this, a compute debt waits for the next MPI call (see vr_enter). */
 #define VR_MIN_SLEEP_NS 20000ull

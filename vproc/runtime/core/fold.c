@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "core.h"
-#include "shm_layout.h"
+#include "model/shm_layout.h"
 
 #define FOLD_CHUNK VR_FOLD_CHUNK          /* the shared buffer, mapped per 2 MiB */
 #define FOLD_MAX 4096                     /* live folded blocks */

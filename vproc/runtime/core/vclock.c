@@ -5,7 +5,7 @@
  * Compute: the work of a segment (the same charge as the real-time
  * emulator: DGEMM by its flops, the rest by scaled CPU time, emu.c) is
  * booked on its machine's processor calendar from the rank's clock on
- * (vproc/vclock.c: siblings share the processor in virtual time), and the
+ * (vproc/model/calendar.c: siblings share the processor in virtual time), and the
  * clock moves to the end of the booking.
  *
  * Messages: before a message leaves, the sender books its port (or the
@@ -31,7 +31,7 @@
 #include <time.h>
 
 #include "core.h"
-#include "shm_layout.h"
+#include "model/shm_layout.h"
 
 static vr_shm *shm;
 static int vclock;                  /* on */

@@ -3,7 +3,7 @@
  * order, so that a run's times do not depend on how
  * this computer schedules the ranks.
  *
- * Why: a calendar (vproc/vclock.c) fills the earliest free time at or after
+ * Why: a calendar (vproc/model/calendar.c) fills the earliest free time at or after
  * a booking's clock, but two bookings whose demands overlap in virtual time
  * are served in the order they reach it in real time; the lhpc LU spread by
  * 5% across three runs.  Conservative synchronisation, as in
@@ -61,8 +61,8 @@
 #include <unistd.h>
 
 #include "core.h"
-#include "shm_layout.h"
-#include "vclock.h"
+#include "model/shm_layout.h"
+#include "model/model.h"
 
 #define INF (~0ull)
 
@@ -456,7 +456,7 @@ void vr_order_done(void)
 }
 
 /* ---- one snapshot of every rank's bound -----------------------------------
- * The arithmetic is pure (vproc/vorder.c, tested in tests/unit/test_vclock.c). */
+ * The arithmetic is pure (vproc/model/order_bounds.c, tested in tests/unit/test_vclock.c). */
 
 static vproc_order_rank *snap;
 static uint32_t *vers;          /* each rank's ver, read before its state */

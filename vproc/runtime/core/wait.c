@@ -14,7 +14,7 @@
  * naps (8 us) made it worse (3.3 s): they wake the sleepers so often that
  * the ranks with work lose the processor.  With more awake ranks than
  * processors (a crowded wait: 3x3 on 2 cores; never under the virtual
- * clock, see vr_backoff_wake) the steps change, see vproc/wait_step.c.
+ * clock, see vr_backoff_wake) the steps change, see vproc/model/wait_step.c.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "core.h"
-#include "vproc.h"
+#include "model/model.h"
 
 /* The back-off; HETLAUNCH_WAIT="spins,yields,nap_min_ns,nap_max_ns" and
  * an optional ",peer_yields" override it (for measuring, see

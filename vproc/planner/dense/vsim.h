@@ -1,0 +1,64 @@
+/*
+ * vsim.h -- dense kernels played out on the virtual clock's arithmetic
+ *, for the seconds models whose steps overlap too much for a sum
+ * of phases (mm_time.c, qr_time.c).  One clock per process of a P x Q grid;
+ * a machine's processes share its processor calendar; a message between
+ * machines books the sender's port, or the one bus, from the sender's clock
+ * for bytes / bandwidth (vproc/model/model.h, as the emulation does), holds the
+ * sender while its bytes go out and arrives after the latency; a message
+ * inside a machine arrives at the sender's clock.  Bookings are made in the
+ * order the model calls them (the emulation makes them in real order).
+ * Pure (vproc rules).
+ */
+#ifndef VPROC_DENSE_VSIM_H
+#define VPROC_DENSE_VSIM_H
+
+#include "model/model.h"
+#include "lu_time.h"
+
+typedef struct {
+	const vproc_lu_platform *pl;
+	unsigned long long *clock;   /* [P*Q] each process's virtual clock, ns */
+	vproc_calendar *cpu;         /* [nmachines] processors */
+	vproc_calendar *wire;        /* [nmachines] ports, or [0] the bus */
+	vproc_interval *iv;          /* the calendars' storage */
+	double *work;                /* [nmachines] flops charged */
+	size_t *scratch;             /* [P*Q + nmachines] */
+} vproc_vsim;
+
+/* VPROC_OK, VPROC_EINVAL (vproc_lu_platform_check), VPROC_ENOMEM. */
+vproc_status vproc_vsim_init(vproc_vsim *s, const vproc_lu_platform *pl);
+void vproc_vsim_free(vproc_vsim *s);
+
+/* One message of `bytes` from process a to process b (indices p * Q + q). */
+void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes);
+
+/* MPI_Bcast from index root over first + i * stride, as MPICH and the
+ * runtime send it (vproc/runtime/bindings/coll.c): a binomial tree over one leader
+ * per machine (the root leads its own), then free inside each machine. */
+void vproc_vsim_bcast(vproc_vsim *s, size_t first, size_t stride, size_t count, size_t root,
+                      double bytes);
+
+/* A reduction to index root over the same processes, the tree reversed:
+ * inside each machine to its leader, then up the leaders' binomial tree. */
+void vproc_vsim_reduce(vproc_vsim *s, size_t first, size_t stride, size_t count, size_t root,
+                       double bytes);
+
+/* Process i computes `flops` on its machine's processor. */
+void vproc_vsim_compute(vproc_vsim *s, size_t i, double flops);
+
+/* Forget the calendars' past (before the earliest clock); the last clock
+ * in seconds; the busiest machine's charged flops in seconds. */
+void vproc_vsim_forget(vproc_vsim *s);
+double vproc_vsim_last(const vproc_vsim *s);
+double vproc_vsim_busiest(const vproc_vsim *s);
+
+/* Play a kernel out: step(s, k, lo, kb) for every block column k of pl->n
+ * (lo = k b, kb its width), the calendars' past forgotten after each;
+ * out->total the last clock, out->compute the busiest machine's charged
+ * flops, out->network the rest.  VPROC_OK, VPROC_EINVAL, VPROC_ENOMEM. */
+vproc_status vproc_vsim_run(const vproc_lu_platform *pl,
+                            void (*step)(vproc_vsim *s, size_t k, size_t lo, size_t kb),
+                            vproc_lu_seconds *out);
+
+#endif
