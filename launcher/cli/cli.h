@@ -1,23 +1,29 @@
 /*
  * cli.h -- the commands over the pipeline's stages (config/, layouts/,
- * launch/, report/): each parses its arguments, calls the stages in order
- * and prints.  Nothing below cli/ includes this header.
+ * launch/, report/): each takes its parsed arguments (options.h), calls the
+ * stages in order and prints.  Nothing below cli/ includes this header.
  */
 #ifndef HL_CLI_H
 #define HL_CLI_H
 
 #include "launch/run.h"
+#include "options.h"
 
-/* "hetlaunch: MESSAGE" and the --help hint on stderr; returns 2 (main.c). */
-int hl_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* stdout must have reached its destination: 0, or 1 (a full disk is a
+ * failure) after saying so. */
+int hl_finish_stdout(void);
 
-/* The commands: argc/argv after the command name (cmd_run.c, calibrate.c). */
-int hl_cmd_run(int argc, char **argv);
-int hl_cmd_compare(int argc, char **argv);
-int hl_cmd_calibrate(int argc, char **argv);
-int hl_cmd_simulate(int argc, char **argv);   /* simulate.c: 002 s4 */
-/* run --adapt K (adapt.c, 002 s4.5): K phases, each planned on the speeds
- * measured in the one before.  Returns the exit status. */
+/* The commands, one per row of commands.c. */
+int hl_cmd_plan(const hl_cli_args *a);       /* cmd_plan.c */
+int hl_cmd_hostfile(const hl_cli_args *a);
+int hl_cmd_keys(const hl_cli_args *a);
+int hl_cmd_help(const hl_cli_args *a);
+int hl_cmd_run(const hl_cli_args *a);        /* cmd_run.c */
+int hl_cmd_compare(const hl_cli_args *a);
+int hl_cmd_calibrate(const hl_cli_args *a);  /* cmd_calibrate.c */
+int hl_cmd_simulate(const hl_cli_args *a);   /* cmd_simulate.c: 002 s4 */
+/* run --adapt K (cmd_adapt.c, 002 s4.5): K phases, each planned on the
+ * speeds measured in the one before.  Returns the exit status. */
 int hl_run_adapt(const hl_config *cfg, const hl_run_opts *o, size_t K, int json);
 
 #endif

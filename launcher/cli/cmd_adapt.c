@@ -24,6 +24,7 @@
 #include "report/measured.h"
 #include "layouts/memory.h"
 #include "layouts/plan.h"
+#include "report/report.h"
 #include "cli.h"
 #include "launch/run.h"
 
@@ -170,7 +171,7 @@ static int run_phase(hl_config *pc, const hl_run_opts *o0, const char *dir, size
 	hl_run_opts o = *o0;
 	o.out_dir = ph->dir;
 	hl_run run;
-	int rc = hl_run_job(pc, &plan, &o, &run);
+	int rc = hl_run_and_report(pc, &plan, &o, &run);
 	ph->time = run.time;
 	ph->passed = run.passed;
 	char err[512];

@@ -31,6 +31,7 @@
 #include "report/measured.h"
 #include "layouts/memory.h"
 #include "layouts/plan.h"
+#include "report/report.h"
 #include "cli.h"
 #include "launch/run.h"
 
@@ -141,34 +142,19 @@ static int calibrate_output(const hl_config *cfg, const double *ms, int json, co
 /* calibrate's command line. */
 typedef struct {
 	const char *file, *out, *dir, *from;
-	int json, quiet, help;
+	int json, quiet;
 } cal_args;
 
-/* argv into a; 0, or hl_usage_error's status for a bad argument. */
-static int parse_args(int argc, char **argv, cal_args *a)
+/* The parsed command line (options.h) as calibrate's arguments. */
+static void cal_args_from(const hl_cli_args *c, cal_args *a)
 {
 	*a = (cal_args){ 0 };
-	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--json") == 0)
-			a->json = 1;
-		else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-			a->help = 1;
-		else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0)
-			a->quiet = 1;
-		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
-			a->out = argv[++i];
-		else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
-			a->dir = argv[++i];
-		else if (strcmp(argv[i], "--from") == 0 && i + 1 < argc)
-			a->from = argv[++i];   /* 002 s4.5: the speeds a finished run measured */
-		else if (argv[i][0] == '-' && argv[i][1])
-			return hl_usage_error("calibrate: unknown option '%s'", argv[i]);
-		else if (a->file == NULL)
-			a->file = argv[i];
-		else
-			return hl_usage_error("calibrate: unexpected argument '%s'", argv[i]);
-	}
-	return 0;
+	a->file = c->file;
+	a->json = hl_cli_has(c, HL_OPT_JSON);
+	a->quiet = hl_cli_has(c, HL_OPT_QUIET);
+	a->out = c->val[HL_OPT_OUTPUT];
+	a->dir = c->val[HL_OPT_OUT];
+	a->from = c->val[HL_OPT_FROM];   /* 002 s4.5: the speeds a finished run measured */
 }
 
 /* The probes: one per core, in list order, a `cores: c` machine being c
@@ -284,7 +270,7 @@ static int measure(const hl_config *cfg, const hl_config *job, const hl_plan *pl
 		fprintf(stderr, "hetlaunch: calibrate: DGEMM %zu x %zu x %zu (%s) x %zu, %zu processes "
 		        "at once: every core of the %zu machines busy...\n", shape.m, shape.m, shape.k,
 		        shape.why, shape.reps, job->nmachines, cfg->nmachines);
-	int rc = hl_run_job(job, plan, &o, &run);
+	int rc = hl_run_and_report(job, plan, &o, &run);
 	double *pms = calloc(job->nmachines, sizeof *pms), *ms = calloc(cfg->nmachines, sizeof *ms);
 	if (rc == 0 && (ms == NULL || pms == NULL)) {
 		fprintf(stderr, "hetlaunch: calibrate: out of memory\n");
@@ -380,24 +366,11 @@ static int calibrate_from(const char *rundir, const char *file, int json, const 
 	return rc;
 }
 
-static const char calibrate_help[] =
-	"usage: hetlaunch calibrate FILE [--json] [-o NEWFILE] [--out DIR] [--quiet]\n"
-	"       hetlaunch calibrate --from RUNDIR [FILE] [--json] [-o NEWFILE]\n"
-	"Time seven DGEMMs of order 500 on every machine at once, one process per\n"
-	"machine, and print each machine's cycle time (ms per DGEMM) and Mflop/s;\n"
-	"--from: the cycle times a finished layout 1d LU or QR run measured (paper 002\n"
-	"s4.5).  -o writes the machine list with the measured values.\n";
-
-int hl_cmd_calibrate(int argc, char **argv)
+int hl_cmd_calibrate(const hl_cli_args *args)
 {
 	cal_args a;
-	int rc = parse_args(argc, argv, &a);
-	if (rc != 0)
-		return rc;
-	if (a.help) {
-		fputs(calibrate_help, stdout);
-		return fflush(stdout) != 0 ? 1 : 0;
-	}
+	int rc;
+	cal_args_from(args, &a);
 	char err[512];
 	if (a.out && hl_output_check(a.out, err, sizeof err) < 0) {   /* before measuring */
 		fprintf(stderr, "hetlaunch: calibrate: %s\n", err);

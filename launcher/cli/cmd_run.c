@@ -19,6 +19,7 @@
 #include "util/json.h"
 #include "layouts/memory.h"
 #include "layouts/plan.h"
+#include "report/report.h"
 #include "cli.h"
 #include "launch/run.h"
 
@@ -28,59 +29,28 @@ typedef struct {
 	const char *file;
 	hl_run_opts o;
 	int json;
-	int help;
-	size_t adapt;     /* --adapt K: K phases (002 s4.5, adapt.c) */
+	size_t adapt;     /* --adapt K: K phases (002 s4.5, cmd_adapt.c) */
 } run_args;
 
-/* The command line of cmd; with --help, prints help and sets a->help. */
-static int parse(const char *cmd, const char *help, int argc, char **argv, run_args *a,
-                 int allow_run_opts)
+/* The parsed command line (options.h) as run.c's options. */
+static int run_args_from(const char *cmd, const hl_cli_args *c, run_args *a)
 {
 	memset(a, 0, sizeof *a);
-	for (int i = 0; i < argc; i++) {
-		const char *s = argv[i];
-		if (strcmp(s, "--json") == 0)
-			a->json = 1;
-		else if (strcmp(s, "--help") == 0 || strcmp(s, "-h") == 0)
-			a->help = 1;
-		else if (strcmp(s, "--quiet") == 0 || strcmp(s, "-q") == 0)
-			a->o.quiet = 1;
-		else if (strcmp(s, "--no-preload") == 0)
-			a->o.no_preload = 1;
-		else if (strcmp(s, "--out") == 0) {
-			if (i + 1 >= argc)
-				return hl_usage_error("%s: --out needs a directory", cmd);
-			a->o.out_dir = argv[++i];
-		} else if (allow_run_opts && strcmp(s, "--dry-run") == 0) {
-			a->o.dry_run = 1;
-		} else if (allow_run_opts && strcmp(s, "--baseline") == 0) {
-			if (i + 1 >= argc || strcmp(argv[i + 1], "cyclic") != 0)
-				return hl_usage_error("%s: --baseline takes 'cyclic'", cmd);
-			a->o.baseline = 1;
-			i++;
-		} else if (allow_run_opts && strcmp(s, "--adapt") == 0) {
-			char *end = NULL;
-			unsigned long k = i + 1 < argc ? strtoul(argv[i + 1], &end, 10) : 0;
-			if (k < 1 || !end || *end || argv[i + 1][0] == '-')
-				return hl_usage_error("%s: --adapt takes a number of phases >= 1", cmd);
-			a->adapt = k;
-			i++;
-		} else if (strcmp(s, "--") == 0 && i + 1 < argc && a->file == NULL) {
-			a->file = argv[++i];
-		} else if (s[0] == '-' && s[1] != '\0') {
-			return hl_usage_error("%s: unknown option '%s'", cmd, s);
-		} else if (a->file == NULL) {
-			a->file = s;
-		} else {
-			return hl_usage_error("%s: unexpected argument '%s'", cmd, s);
-		}
+	a->file = c->file;
+	a->json = hl_cli_has(c, HL_OPT_JSON);
+	a->o.quiet = hl_cli_has(c, HL_OPT_QUIET);
+	a->o.no_preload = hl_cli_has(c, HL_OPT_NO_PRELOAD);
+	a->o.out_dir = c->val[HL_OPT_OUT];
+	a->o.dry_run = hl_cli_has(c, HL_OPT_DRY_RUN);
+	a->o.baseline = hl_cli_has(c, HL_OPT_BASELINE);
+	const char *k = c->val[HL_OPT_ADAPT];
+	if (k) {
+		char *end = NULL;
+		unsigned long v = strtoul(k, &end, 10);
+		if (v < 1 || !end || *end || k[0] == '-')
+			return hl_usage_error("%s: --adapt takes a number of phases >= 1", cmd);
+		a->adapt = v;
 	}
-	if (a->help) {
-		fputs(help, stdout);
-		return 0;
-	}
-	if (a->file == NULL)
-		return hl_usage_error("%s: missing FILE", cmd);
 	return 0;
 }
 
@@ -166,21 +136,11 @@ static int unload(diag *d, hl_config *cfg, hl_plan *plan, int rc)
 	return fflush(stdout) != 0 && rc == 0 ? EXIT_JOB : rc;
 }
 
-static const char run_help[] =
-	"usage: hetlaunch run FILE [--out DIR] [--baseline cyclic] [--dry-run] [--json]\n"
-	"                          [--quiet] [--no-preload] [--adapt K]\n"
-	"Plan, write the run directory (plan.json, hosts.mpich, the tester's input,\n"
-	"command.txt), start the MPI job, and write report.json.  Inside a Slurm\n"
-	"allocation the ranks are started by srun (hosts.slurm); with mpi: openmpi by\n"
-	"mpirun (hosts.openmpi).  Every rank reports its host: placement: verified.\n"
-	"--adapt K: K phases, each planned on the speeds the one before measured\n"
-	"(paper 002 s4.5; layout 1d, kernel lu or qr); DIR/phaseN and DIR/report.json.\n";
-
-int hl_cmd_run(int argc, char **argv)
+int hl_cmd_run(const hl_cli_args *args)
 {
 	run_args a;
-	int rc = parse("run", run_help, argc, argv, &a, 1);
-	if (rc || a.help)
+	int rc = run_args_from("run", args, &a);
+	if (rc)
 		return rc;
 	diag d;
 	hl_config cfg;
@@ -192,7 +152,7 @@ int hl_cmd_run(int argc, char **argv)
 		return unload(&d, &cfg, &plan, rc);
 	}
 	hl_run run;
-	rc = hl_run_job(&cfg, &plan, &a.o, &run);
+	rc = hl_run_and_report(&cfg, &plan, &a.o, &run);
 	if (a.o.dry_run) {
 		if (rc)
 			fprintf(stderr, "hetlaunch: %s\n", run.error);
@@ -285,13 +245,8 @@ static int compare_run(const hl_config *cfg, const hl_plan *plan, const hl_run_o
 	o.out_dir = sub;
 	fprintf(stderr, "hetlaunch: compare %s\n",
 	        baseline ? "1/2: the cyclic baseline" : "2/2: the heterogeneous plan");
-	return hl_run_job(cfg, plan, &o, run);
+	return hl_run_and_report(cfg, plan, &o, run);
 }
-
-static const char compare_help[] =
-	"usage: hetlaunch compare FILE [--out DIR] [--json] [--quiet]\n"
-	"Run the cyclic baseline (one process per machine) and the plan on the\n"
-	"same problem; print both, the measured and the predicted speedup.\n";
 
 /* Both runs on the same emulated speeds: this computer measured once, and
  * an emulation it cannot run refused before anything is written. */
@@ -395,11 +350,11 @@ static int compare_report(const compare_ctx *c, const char *dir, int json, int r
 	return rc;
 }
 
-int hl_cmd_compare(int argc, char **argv)
+int hl_cmd_compare(const hl_cli_args *args)
 {
 	run_args a;
-	int rc = parse("compare", compare_help, argc, argv, &a, 0);
-	if (rc || a.help)
+	int rc = run_args_from("compare", args, &a);
+	if (rc)
 		return rc;
 	diag d;
 	hl_config cfg;

@@ -144,33 +144,10 @@ static void print_text(const hl_config *cfg, const hl_plan *plan, const sim_resu
 	printf("  plan's step-by-step LU prediction (updates only): %.6g\n", plan->lu_hetero);
 }
 
-static const char simulate_help[] =
-	"usage: hetlaunch simulate FILE [--json]\n"
-	"The LU (or QR) task graph of M = ceil(n / nb) column blocks under the static,\n"
-	"optimized and dynamic schedules of paper 002 s4, the best static slice and a\n"
-	"lower bound (layout 1d, kernel lu, qr or hpl; at most 2^25 task passes).\n"
-	"Nothing runs.\n";
-
-int hl_cmd_simulate(int argc, char **argv)
+int hl_cmd_simulate(const hl_cli_args *a)
 {
-	const char *file = NULL;
-	int json = 0;
-	for (int i = 0; i < argc; i++) {
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-			fputs(simulate_help, stdout);
-			return fflush(stdout) != 0 ? 1 : 0;
-		}
-		if (strcmp(argv[i], "--json") == 0)
-			json = 1;
-		else if (argv[i][0] == '-' && argv[i][1] != '\0')
-			return hl_usage_error("simulate: unknown option '%s'", argv[i]);
-		else if (file == NULL)
-			file = argv[i];
-		else
-			return hl_usage_error("simulate: unexpected argument '%s'", argv[i]);
-	}
-	if (file == NULL)
-		return hl_usage_error("%s", "simulate: missing FILE");
+	const char *file = a->file;
+	int json = hl_cli_has(a, HL_OPT_JSON);
 	diag d;
 	diag_init(&d, file);
 	hl_config cfg;

@@ -1,6 +1,6 @@
 /*
- * run.h -- plan -> files -> job -> report: the run directory,
- * the MPI command, the job, and report.json; compare runs two of them.
+ * run.h -- plan -> files -> job: the run directory, the MPI command, the
+ * job, and what it measured (hl_run), which report/ writes as report.json.
  */
 #ifndef HL_RUN_H
 #define HL_RUN_H
@@ -49,9 +49,13 @@ typedef struct {
 	const char *time_clock;     /* "virtual" or "wall": the clock of time, results[].time
 	                             * and ranks[] (NULL: wall) */
 	char *report;               /* report.json's text as written (no final newline), or NULL */
+	char *emulation_json;       /* the emulation's counters (report.json's "emulation"),
+	                             * read before the segment went, or NULL */
+	int finished;               /* the job ran (not a dry run, not refused): report due */
 } hl_run;
 
-/* Returns the exit status; *run is filled as far as it got (free it). */
+/* Returns the exit status; *run is filled as far as it got (free it).
+ * report/'s hl_run_and_report also writes report.json. */
 int hl_run_job(const hl_config *cfg, const hl_plan *plan, const hl_run_opts *o, hl_run *run);
 void hl_run_free(hl_run *run);
 
@@ -62,21 +66,5 @@ void hl_run_free(hl_run *run);
  * the exit status with the reason in err. */
 int hl_run_precheck(const hl_config *cfg, size_t nranks, hl_run_opts *o, char *err,
                     size_t errlen);
-
-/* The predicted speedup of the plan over one process per machine: the
- * step-by-step LU prediction for 1d, the steady state for 2d. */
-double hl_predicted_speedup(const hl_plan *plan);
-/* The model it comes from: "seconds", "step-by-step", "steady state" (layouts
- * 1d and 2d: the most faithful that applies), or "the layout's". */
-const char *hl_predicted_speedup_model(const hl_plan *plan);
-
-/* What to change when a run is flagged for overruns (one line, no period). */
-void hl_overrun_advice(const hl_config *cfg, const hl_run *run, char *buf, size_t len);
-/* compare: why its times are not the emulated cluster's, "" if they are. */
-void hl_compare_flagged(const hl_run *cyc, const hl_run *het, char *buf, size_t len);
-
-/* The report document of INTERFACE.md (without the emulation details). */
-#include "util/json.h"
-void hl_run_report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run);
 
 #endif

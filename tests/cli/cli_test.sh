@@ -211,7 +211,7 @@ grep -q "^usage: hetlaunch" "$tmp/out" && ok || bad "--help prints no usage"
 for c in plan hostfile run compare calibrate simulate; do
 	for h in --help -h; do
 		expect_rc 0 "$c $h" $c configs/lhpc-lu.yaml $h
-		grep -q "^usage: hetlaunch $c FILE" "$tmp/out" && [ ! -s "$tmp/err" ] && ok \
+		grep -q "^usage: hetlaunch $c \[\?FILE" "$tmp/out" && [ ! -s "$tmp/err" ] && ok \
 			|| bad "$c $h: no usage on stdout: $(cat "$tmp/out" "$tmp/err")"
 	done
 done
@@ -223,6 +223,34 @@ expect_rc 2 "plan without FILE" plan
 expect_rc 2 "plan unknown option" plan configs/lhpc-lu.yaml --jsn
 expect_rc 2 "plan two files" plan configs/lhpc-lu.yaml configs/lip-lu.yaml
 expect_rc 0 "plan -- FILE" plan --json -- configs/lhpc-lu.yaml
+# One parser for every command (launcher/cli/options.c): the nearest option
+# of the command, or the command that has the option; values after '='.
+expect_rc 2 "plan --jsn" plan configs/lhpc-lu.yaml --jsn
+grep -q "plan: unknown option '--jsn'; did you mean '--json'?" "$tmp/err" && ok \
+	|| bad "plan --jsn: no suggestion: $(cat "$tmp/err")"
+expect_rc 2 "compare --dry-run" compare configs/lhpc-lu.yaml --dry-run
+grep -q "compare: unknown option '--dry-run' (an option of 'run')" "$tmp/err" && ok \
+	|| bad "compare --dry-run: no pointer to run: $(cat "$tmp/err")"
+expect_rc 2 "unknown option far from any" plan configs/lhpc-lu.yaml --zzzzzzzz
+grep -q "did you mean\|an option of" "$tmp/err" && bad "--zzzzzzzz: a suggestion: $(cat "$tmp/err")" || ok
+expect_rc 2 "run --out without DIR" run configs/lhpc-lu.yaml --out
+grep -q "run: --out needs DIR" "$tmp/err" && ok || bad "--out: $(cat "$tmp/err")"
+expect_rc 2 "flag with a value" plan configs/lhpc-lu.yaml --json=yes
+expect_rc 2 "--baseline other" run configs/lhpc-lu.yaml --baseline block --dry-run
+"$HETLAUNCH" hostfile configs/lhpc-lu.yaml --format=openmpi >"$tmp/eq" 2>/dev/null
+"$HETLAUNCH" hostfile configs/lhpc-lu.yaml --format openmpi >"$tmp/sp" 2>/dev/null
+check "--format=openmpi is --format openmpi" cmp -s "$tmp/eq" "$tmp/sp"
+expect_rc 2 "keys takes no FILE" keys configs/lhpc-lu.yaml
+expect_rc 2 "help bad format" help --format roff
+# Every command of the table is in --help, and every option of a command in
+# its own --help.
+"$HETLAUNCH" help --format md | awk -F'|' 'NR > 3 && $2 ~ /`/ { print $2 }' | tr -d '` ' |
+	sed 's/FILE$\|\[FILE\]$//' >"$tmp/cmds"
+missing=
+while read -r c; do
+	"$HETLAUNCH" --help | grep -q "^  $c" || missing="$missing $c"
+done <"$tmp/cmds"
+check "every command of the table in --help (missing:$missing)" test -z "$missing"
 
 # --- hostfile ------------------------------------------------------------------
 # Golden host files in every format (tests/cli/golden/NAME.hostfile.FORMAT), then
@@ -680,6 +708,18 @@ sed -n '/^<!-- BEGIN KEYS -->$/,/^<!-- END KEYS -->$/p' doc/format.md | sed '1d;
 check "doc/format.md's key table is \`hetlaunch keys --format md\` (scripts/gen-keys)" \
 	cmp -s "$tmp/md" "$tmp/format.md"
 expect_rc 2 "keys bad format" keys --format yaml
+# The command table's documents are up to date (scripts/gen-keys).
+for part in SYNOPSIS OPTIONS; do
+	fmt=man-$(echo $part | tr 'A-Z' 'a-z')
+	"$HETLAUNCH" help --format $fmt >"$tmp/gen"
+	sed -n "/^\.\\\\\" BEGIN $part\$/,/^\.\\\\\" END $part\$/p" man/hetlaunch.1 | sed '1d;$d' >"$tmp/have"
+	check "man/hetlaunch.1's $part is \`hetlaunch help --format $fmt\` (scripts/gen-keys)" \
+		cmp -s "$tmp/gen" "$tmp/have"
+done
+"$HETLAUNCH" help --format md >"$tmp/gen"
+sed -n '/^<!-- BEGIN COMMANDS -->$/,/^<!-- END COMMANDS -->$/p' doc/format.md | sed '1d;$d' >"$tmp/have"
+check "doc/format.md's command table is \`hetlaunch help --format md\` (scripts/gen-keys)" \
+	cmp -s "$tmp/gen" "$tmp/have"
 # Each key once per place (a top-level key is common or a layout's, never both).
 "$HETLAUNCH" keys --format md | awk -F' [|] ' 'NR > 3 { print $2, $1 }' | sort | uniq -d >"$tmp/dups"
 check "every key once per place in the schema" test ! -s "$tmp/dups"
