@@ -342,7 +342,7 @@ $(OBJ)/tests/unit/test_launchers: $(OBJ)/tests/unit/test_launchers.o \
 # test_balance links compare's picture and what it calls (host groups, spawn, files).
 $(OBJ)/tests/unit/test_balance: $(OBJ)/tests/unit/test_balance.o \
 		$(OBJ)/launcher/report/balance.o $(OBJ)/launcher/launch/hostfile.o \
-		$(OBJ)/launcher/launch/spawn.o $(OBJ)/launcher/launch/joblog.o \
+		$(OBJ)/launcher/launch/spawn.o $(OBJ)/launcher/launch/joblog.o $(OBJ)/launcher/util/now.o \
 		$(OBJ)/launcher/util/fsutil.o $(OBJ)/launcher/util/json.o $(OBJ)/launcher/util/diag.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 

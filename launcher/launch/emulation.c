@@ -21,6 +21,7 @@
 #include "layouts/layout_ring.h"
 #include "model/shm_layout.h"
 #include "spawn.h"
+#include "util/now.h"
 #include "model/model.h"
 
 /* Reference BLAS, Fortran calling convention. */

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "joblog.h"
-#include "spawn.h"
+#include "util/now.h"
 
 #define SHOWN_CAP (2 * HL_LINE_CAP)
 

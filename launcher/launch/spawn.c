@@ -42,6 +42,7 @@
 
 #include "joblog.h"
 #include "spawn.h"
+#include "util/now.h"
 
 #define GRACE_S 3.0
 #define LINGER_S 1.0   /* then the pipe of a job that ended is given up */
@@ -75,13 +76,6 @@ static const int ending_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1,
 #define NSIGS (sizeof ending_signals / sizeof ending_signals[0])
 _Static_assert(NSIGS <= sizeof ((hl_signals *)0)->old / sizeof (struct sigaction),
                "hl_signals holds every caught signal");
-
-double hl_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int signals_catch(hl_signals *s)
 {

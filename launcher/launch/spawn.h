@@ -52,7 +52,4 @@ void hl_spawn_result_free(hl_spawn_result *res);
 int hl_spawn_filter(char *const argv[], const char *in, size_t inlen, size_t outmax,
                     double timeout, char **out, size_t *outlen);
 
-/* Seconds since an arbitrary point (CLOCK_MONOTONIC). */
-double hl_now(void);
-
 #endif

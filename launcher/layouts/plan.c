@@ -62,20 +62,3 @@ void hl_plan_free(hl_plan *plan)
 	free((void *)plan->pick);   /* after free_plan: plan->cfg lives in it */
 	memset(plan, 0, sizeof *plan);
 }
-
-int hl_ranks_from_plan(const hl_plan *plan, hl_ranks *r)
-{
-	return plan->cfg->layout->ranks(plan, r);
-}
-
-int hl_ranks_cyclic(const hl_plan *plan, hl_ranks *r)
-{
-	return plan->cfg->layout->ranks_baseline(plan, r);
-}
-
-void hl_ranks_free(hl_ranks *r)
-{
-	free(r->machine);
-	r->machine = NULL;
-	r->nranks = 0;
-}

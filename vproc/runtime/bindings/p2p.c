@@ -1,6 +1,7 @@
 /*
- * p2p.c -- the interposed point-to-point calls, MPI_Init/Finalize and
- * MPI_Wtime (the communicator constructors: communicators.c).
+ * p2p.c -- the interposed point-to-point calls (MPI_Init and
+ * MPI_Finalize: init.c; MPI_Wtime: clock.c; the communicator constructors:
+ * communicators.c).
  *
  * Every wrapper brackets its work with vr_enter()/vr_exit(): the CPU time
  * since the previous MPI call is one compute segment of the emulated
@@ -28,69 +29,6 @@ static int blocking_send(const char *call, vr_start_fn *start, const void *buf, 
 		rc = vr_wait_peer(&r, MPI_STATUS_IGNORE, comm, dest);
 	vr_exit();
 	return rc;
-}
-
-/* ---- init, finalize ------------------------------------------------------ */
-
-int MPI_Init(int *argc, char ***argv)
-{
-	vr_wait_init();
-	int rc = PMPI_Init(argc, argv);
-	if (rc == MPI_SUCCESS)
-		vr_emu_init(), vr_placement_report();
-	return rc;
-}
-
-/* Under emulation one thread per rank makes MPI calls (emu.c's compute
- * segments are that thread's): at most MPI_THREAD_FUNNELED is provided. */
-static int provided_level = MPI_THREAD_SINGLE;
-
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
-{
-	vr_wait_init();
-	int rc = PMPI_Init_thread(argc, argv, required, provided);
-	if (rc == MPI_SUCCESS) {
-		vr_emu_init(), vr_placement_report();
-		if (vr_emulating() && *provided > MPI_THREAD_FUNNELED)
-			*provided = MPI_THREAD_FUNNELED;
-		provided_level = *provided;
-	}
-	return rc;
-}
-
-int MPI_Query_thread(int *provided)
-{
-	int rc = PMPI_Query_thread(provided);
-	if (rc == MPI_SUCCESS && vr_emulating() && *provided > provided_level)
-		*provided = provided_level;
-	return rc;
-}
-
-int MPI_Finalize(void)
-{
-	vr_emu_finalizing();
-	vr_enter();
-	vr_bsend_flush();   /* the buffered sends of the virtual clock */
-	/* MPI_Finalize synchronizes inside MPICH, spinning: arrive together. */
-	vr_barrier(MPI_COMM_WORLD);
-	vr_emu_finalize();
-	return PMPI_Finalize();
-}
-
-double MPI_Wtime(void)
-{
-	/* The testers time with MPI_Wtime (through BLACS dwalltime00): the
-	 * compute before it must be charged before the clock is read.  A
-	 * worker thread's read (MPI_THREAD_FUNNELED allows none, but timing
-	 * from threads is common) charges nothing. */
-	if (vr_foreign_thread())
-		return vr_virtual() ? (double)vr_vt_ns() * 1e-9 : PMPI_Wtime();
-	if (vr_virtual())
-		return (double)vr_vt_read("MPI_Wtime") * 1e-9;
-	vr_enter();
-	double t = PMPI_Wtime();
-	vr_exit();
-	return t;
 }
 
 /* ---- point to point ------------------------------------------------------ */

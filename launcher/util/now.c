@@ -1,0 +1,11 @@
+/* now.c -- see now.h. */
+#include <time.h>
+
+#include "now.h"
+
+double hl_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
