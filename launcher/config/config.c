@@ -967,6 +967,38 @@ int hl_cfg_pair(diag *d, const char *key, const yt_node *v, size_t out[2])
 	return get_pair(d, key, v, out);
 }
 
+int hl_cfg_key(diag *d, hl_key_section s, const char *key, const yt_node *v, void *out)
+{
+	const hl_key_def *k = hl_key_find(s, key);
+	switch (k ? k->type : HL_KT_CUSTOM) {
+	case HL_KT_SIZE:
+		return get_size(d, key, v, k->lo, k->hi, out);
+	case HL_KT_NUMBER:
+		return get_positive(d, key, v, out);
+	case HL_KT_ENUM:
+		return get_enum(d, key, v, k->values, count_values(k->values), out);
+	case HL_KT_PAIR: {
+		size_t *pair = out;
+		if (v->kind != YT_SEQ || v->n != 2) {
+			diag_error(d, v->line, v->col, "%s: expected a list of two integers, e.g. [3, 3]",
+			           key);
+			return -1;
+		}
+		return get_size(d, key, v->items[0], k->lo, k->hi, &pair[0]) < 0 ||
+		               get_size(d, key, v->items[1], k->lo, k->hi, &pair[1]) < 0
+		           ? -1
+		           : 0;
+	}
+	case HL_KT_STRING:
+		return get_string(d, key, v, out);
+	default:
+		/* a layout asked for a key the table reads otherwise: a bug here */
+		diag_error(d, v->line, v->col, "%s: internal error: no typed row in the key table",
+		           key);
+		return -1;
+	}
+}
+
 const yt_node *hl_cfg_get(const yt_node *map, const char *key)
 {
 	if (map == NULL || map->kind != YT_MAP)

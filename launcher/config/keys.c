@@ -35,8 +35,9 @@ static const char *const HOST_EXTRA[] = { ":", NULL };
 static const char *const NETWORKS[] = { "switch", "bus", "links", NULL };
 static const char *const CLOCKS[] = { "real", "virtual", NULL };
 static const char *const COMPUTES[] = { "run", "skip", NULL };
-/* The layouts' enums, as their loaders read them (tests/cli/cli_test.sh checks
- * each list against the loader's "expected one of" message). */
+/* The layouts' enums and ranges: their loaders read their keys by these
+ * rows (hl_cfg_key), so each limit is written here only; an enum's value is
+ * its index, in the order the layout's code counts them. */
 static const char *const ALLOCATIONS[] = { "plain", "optimized", NULL };
 static const char *const ORDERS[] = { "auto", "interleaved", "grouped", NULL };
 static const char *const ARRANGEMENTS[] = { "auto", "exact", "heuristic", NULL };
@@ -118,6 +119,7 @@ const hl_key_def hl_keys[] = {
 	    "the machine holding A, B and C (003)"),
 	OWN("blocks", HL_KT_CUSTOM, "master-worker", 1, 1u << 20, NULL, "",
 	    "required: [r, t, s]: A is r x t blocks, B is t x s (r t s <= 2^20)"),
+	/* 5 = mu_holm(5) = 1: one C block, two sets of one A and one B block (003 s5) */
 	OWN("memory_blocks", HL_KT_SIZE, "master-worker", 5, (size_t)1 << 40, NULL, "",
 	    "block buffers per worker (a machine may override)"),
 	OWN("block_time", HL_KT_NUMBER, "master-worker", 0, 0, NULL, "",

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "config/config.h"
+#include "config/keys.h"
 #include "util/diag.h"
 #include "util/json.h"
 #include "plan.h"
@@ -102,6 +103,11 @@ int hl_cfg_enum(diag *d, const char *key, const yt_node *v, const char *const *n
                 size_t n, int *out);
 int hl_cfg_string(diag *d, const char *key, const yt_node *v, char **out);
 int hl_cfg_pair(diag *d, const char *key, const yt_node *v, size_t out[2]);
+/* A layout's own key read by its row of the key table (config/keys.c): its
+ * type and its range or values, so that a limit is written once.  out is a
+ * size_t (integer), a double (number), an int (enum: the value's index),
+ * size_t[2] (pair) or char * (string). */
+int hl_cfg_key(diag *d, hl_key_section s, const char *key, const yt_node *v, void *out);
 /* The value of key in mapping map, or NULL. */
 const yt_node *hl_cfg_get(const yt_node *map, const char *key);
 /* The machines of list entry e: [*first, *first + *count) of cfg->machines. */

@@ -18,23 +18,18 @@
 
 static int load_key_1d(hl_config *cfg, const char *key, const yt_node *v, diag *d)
 {
-	static const char *const alloc[] = { "plain", "optimized" };
 	int e;
 	if (strcmp(key, "B") == 0) {
 		cfg->B_loc.line = v->line;
 		cfg->B_loc.col = v->col;
-		return hl_cfg_size(d, key, v, 1, 100000000, &cfg->B);
+		return hl_cfg_key(d, HL_KS_TOP, key, v, &cfg->B);
 	}
-	if (strcmp(key, "order") == 0) {
-		static const char *const order[] = { "auto", "interleaved", "grouped" };
-		if (hl_cfg_enum(d, key, v, order, 3, &e) < 0)
-			return -1;
-		cfg->order = (hl_order)e;
-		return 0;
-	}
-	if (hl_cfg_enum(d, key, v, alloc, 2, &e) < 0)   /* allocation */
+	if (hl_cfg_key(d, HL_KS_TOP, key, v, &e) < 0)   /* order, allocation */
 		return -1;
-	cfg->allocation = (hl_allocation)e;
+	if (strcmp(key, "order") == 0)
+		cfg->order = (hl_order)e;
+	else
+		cfg->allocation = (hl_allocation)e;
 	return 0;
 }
 

@@ -22,15 +22,14 @@ size_t hl_plan_at(const hl_plan *plan, size_t i, size_t j)
 
 static int load_key_2d(hl_config *cfg, const char *key, const yt_node *v, diag *d)
 {
-	static const char *const arr[] = { "auto", "exact", "heuristic" };
 	int e;
 	if (strcmp(key, "grid") == 0)
-		return hl_cfg_pair(d, key, v, cfg->grid);
+		return hl_cfg_key(d, HL_KS_TOP, key, v, cfg->grid);
 	if (strcmp(key, "panel") == 0)
-		return hl_cfg_pair(d, key, v, cfg->panel);
+		return hl_cfg_key(d, HL_KS_TOP, key, v, cfg->panel);
 	if (strcmp(key, "comm_cost") == 0)
-		return hl_cfg_positive(d, key, v, &cfg->comm_cost);
-	if (hl_cfg_enum(d, key, v, arr, 3, &e) < 0)   /* arrangement */
+		return hl_cfg_key(d, HL_KS_TOP, key, v, &cfg->comm_cost);
+	if (hl_cfg_key(d, HL_KS_TOP, key, v, &e) < 0)   /* arrangement */
 		return -1;
 	cfg->arrangement = (hl_arrangement)e;
 	return 0;

@@ -21,8 +21,7 @@
 
 enum { PART_COLUMNS, PART_GUILLOTINE, PART_AUTO, PART_GIVEN };
 static const char *const PARTITIONS[] = { "columns", "guillotine", "auto" };
-enum { SELECT_AUTO, SELECT_ALL };
-static const char *const SELECTS[] = { "auto", "all" };
+enum { SELECT_AUTO, SELECT_ALL };   /* the order of select's values in keys.c */
 
 typedef struct {
 	int partition, select;
@@ -73,8 +72,8 @@ static int load_key_columns(hl_config *cfg, const char *key, const yt_node *v, d
 		return hl_cfg_enum(d, key, v, PARTITIONS, 3, &c->partition);
 	}
 	if (strcmp(key, "select") == 0)
-		return hl_cfg_enum(d, key, v, SELECTS, 2, &c->select);
-	return hl_cfg_positive(d, key, v, &cfg->comm_cost);   /* comm_cost */
+		return hl_cfg_key(d, HL_KS_TOP, key, v, &c->select);
+	return hl_cfg_key(d, HL_KS_TOP, key, v, &cfg->comm_cost);   /* comm_cost */
 }
 
 /* partition: [[name, ...], ...]: every machine in exactly one column. */

@@ -31,9 +31,6 @@ typedef struct {
 } mw_cfg;
 
 
-/* mu_holm(5) = 1: one C block, two sets of one A and one B block. */
-#define MW_MIN_BUFFERS 5
-
 static mw_cfg *cfg_of(hl_config *cfg)
 {
 	if (cfg->layout_cfg == NULL) {
@@ -75,15 +72,6 @@ static int load_blocks(diag *d, const yt_node *v, size_t out[3])
 	return rc;
 }
 
-/* scheduler: one of the seven or all; baseline_scheduler: one of the seven. */
-static int load_sched(diag *d, const char *key, const yt_node *v, int *out)
-{
-	static const char *const names[] = { "holm", "orroml", "ommoml", "oddoml", "ddoml",
-		                             "bmm", "obmm", "all" };
-	int all = strcmp(key, "scheduler") == 0;
-	return hl_cfg_enum(d, key, v, names, VPROC_MW_NSCHED + all, out);
-}
-
 static int load_key_mw(hl_config *cfg, const char *key, const yt_node *v, diag *d)
 {
 	mw_cfg *k = cfg_of(cfg);
@@ -99,10 +87,12 @@ static int load_key_mw(hl_config *cfg, const char *key, const yt_node *v, diag *
 	if (strcmp(key, "blocks") == 0)
 		return load_blocks(d, v, k->blocks);
 	if (strcmp(key, "memory_blocks") == 0)
-		return hl_cfg_size(d, key, v, MW_MIN_BUFFERS, (size_t)1 << 40, &k->m);
+		return hl_cfg_key(d, HL_KS_TOP, key, v, &k->m);
 	if (strcmp(key, "block_time") == 0)
-		return hl_cfg_positive(d, key, v, &k->c);
-	return load_sched(d, key, v, strcmp(key, "scheduler") == 0 ? &k->sched : &k->base);
+		return hl_cfg_key(d, HL_KS_TOP, key, v, &k->c);
+	/* scheduler: one of the seven or all (index VPROC_MW_NSCHED);
+	 * baseline_scheduler: one of the seven */
+	return hl_cfg_key(d, HL_KS_TOP, key, v, strcmp(key, "scheduler") == 0 ? &k->sched : &k->base);
 }
 
 /* Per-machine memory_blocks and block_time, over the file-wide ones. */
@@ -120,9 +110,9 @@ static int load_machine_keys(hl_config *cfg, mw_cfg *k, const yt_node *root, dia
 		size_t first, count, m = 0;
 		double c = 0;
 		hl_cfg_machine_entry(cfg, e, &first, &count);
-		if (vm && hl_cfg_size(d, "memory_blocks", vm, MW_MIN_BUFFERS, (size_t)1 << 40, &m) < 0)
+		if (vm && hl_cfg_key(d, HL_KS_MACHINE, "memory_blocks", vm, &m) < 0)
 			rc = -1;
-		if (vc && hl_cfg_positive(d, "block_time", vc, &c) < 0)
+		if (vc && hl_cfg_key(d, HL_KS_MACHINE, "block_time", vc, &c) < 0)
 			rc = -1;
 		for (size_t i = first; i < first + count; i++) {
 			if (vm)

@@ -23,9 +23,9 @@
 #define RING_DEFAULT_ITERATIONS 100
 #define RING_DEFAULT_TIME_LIMIT 10.0
 
+/* The order of solver's values in keys.c (hl_cfg_key reads their index). */
 enum { SOLVER_AUTO, SOLVER_EXACT, SOLVER_MILP, SOLVER_GREEDY, SOLVER_TSP };
 static const char *const SOLVERS[] = { "auto", "exact", "milp", "greedy", "tsp" };
-static const char *const INSERTS[] = { "delta", "tstep" };
 
 typedef struct {
 	double W, H;
@@ -68,25 +68,19 @@ static int load_key_ring(hl_config *cfg, const char *key, const yt_node *v, diag
 	if (!r)
 		return -1;
 	if (strcmp(key, "W") == 0)
-		return hl_cfg_positive(d, key, v, &r->W);
+		return hl_cfg_key(d, HL_KS_TOP, key, v, &r->W);
 	if (strcmp(key, "H") == 0)
-		return hl_cfg_positive(d, key, v, &r->H);
+		return hl_cfg_key(d, HL_KS_TOP, key, v, &r->H);
 	if (strcmp(key, "time_limit") == 0)
-		return hl_cfg_positive(d, key, v, &r->time_limit);
+		return hl_cfg_key(d, HL_KS_TOP, key, v, &r->time_limit);
 	if (strcmp(key, "columns") == 0)
-		return hl_cfg_size(d, key, v, 1, 100000000, &r->columns);
+		return hl_cfg_key(d, HL_KS_TOP, key, v, &r->columns);
 	if (strcmp(key, "iterations") == 0)
-		return hl_cfg_size(d, key, v, 1, 1000000000, &r->iterations);
-	if (strcmp(key, "solver") == 0) {
-		if (hl_cfg_enum(d, key, v, SOLVERS, 5, &e) < 0)
+		return hl_cfg_key(d, HL_KS_TOP, key, v, &r->iterations);
+	if (strcmp(key, "solver") == 0 || strcmp(key, "insert") == 0) {
+		if (hl_cfg_key(d, HL_KS_TOP, key, v, &e) < 0)
 			return -1;
-		r->solver = e;
-		return 0;
-	}
-	if (strcmp(key, "insert") == 0) {
-		if (hl_cfg_enum(d, key, v, INSERTS, 2, &e) < 0)
-			return -1;
-		r->insert = e;
+		*(strcmp(key, "solver") == 0 ? &r->solver : &r->insert) = e;
 		return 0;
 	}
 	return 0;   /* links: read by check_ring, once the machines are known */
