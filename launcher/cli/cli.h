@@ -16,6 +16,7 @@ int hl_cmd_run(int argc, char **argv);
 int hl_cmd_compare(int argc, char **argv);
 int hl_cmd_calibrate(int argc, char **argv);
 int hl_cmd_simulate(int argc, char **argv);   /* simulate.c: 002 s4 */
+int hl_cmd_sbatch(int argc, char **argv);     /* sbatch.c: the batch script */
 /* run --adapt K (adapt.c, 002 s4.5): K phases, each planned on the speeds
  * measured in the one before.  Returns the exit status. */
 int hl_run_adapt(const hl_config *cfg, const hl_run_opts *o, size_t K, int json);

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "keys.h"
 #include "run.h"
+#include "slurm.h"
 #include "plan.h"
 #include "vproc.h"
 
@@ -49,9 +50,14 @@ static const char usage_text[] =
 	"                          measure each machine's cycle time (DGEMM 500)\n"
 	"  simulate FILE [--json]  LU/QR task graph under the static, optimized and\n"
 	"                          dynamic schedules of paper 002 s4 (layout 1d)\n"
+	"  sbatch FILE [-o SCRIPT] [--submit]\n"
+	"                          the Slurm batch script that asks for the list's\n"
+	"                          nodes and runs 'hetlaunch run FILE'; --submit submits it\n"
 	"  keys [--format F]       the machine list's keys; F: md (default), man, dict\n"
 	"\n"
 	"options:\n"
+	"  --nodes TYPE=COUNT,...  plan, hostfile, simulate, sbatch, run --dry-run: plan the\n"
+	"                          list's Slurm node types for counts, outside an allocation\n"
 	"  -h, --help              show this help\n"
 	"  -V, --version           show the version\n"
 	"\n"
@@ -293,6 +299,51 @@ static int cmd_hostfile(int argc, char **argv)
 	return rc;
 }
 
+/* ---- Slurm node types (nodes.h): where a type's nodes come from -------- */
+
+static int counts_reader(void *ctx, hl_nodes *out, char *err, size_t len)
+{
+	return hl_nodes_parse_counts(ctx, out, err, len);
+}
+
+/* --nodes TYPE=COUNT,... plans for counts (plan, hostfile, simulate,
+ * sbatch, run --dry-run); else, inside an allocation, the nodes are
+ * Slurm's.  Takes --nodes out of argv.  0, or the usage status. */
+static int nodes_option(const char *cmd, int *argc, char **argv)
+{
+	const char *val = NULL;
+	int dry = 0, k = 2;
+	for (int i = 2; i < *argc; i++) {
+		const char *a = argv[i];
+		dry |= strcmp(a, "--dry-run") == 0;
+		if (strcmp(a, "--nodes") == 0 && i + 1 < *argc)
+			val = argv[++i];
+		else if (strncmp(a, "--nodes=", 8) == 0)
+			val = a + 8;
+		else
+			argv[k++] = argv[i];
+	}
+	*argc = k;
+	argv[k] = NULL;
+	if (val == NULL) {
+		if (getenv("SLURM_JOB_ID") && getenv("SLURM_JOB_ID")[0])
+			hl_nodes_source(hl_slurm_read_nodes, NULL);
+		return 0;
+	}
+	if (!(strcmp(cmd, "plan") == 0 || strcmp(cmd, "hostfile") == 0 ||
+	      strcmp(cmd, "simulate") == 0 || strcmp(cmd, "sbatch") == 0 ||
+	      (strcmp(cmd, "run") == 0 && dry)))
+		return hl_usage_error("%s", "--nodes plans for counts: it is for plan, hostfile, "
+		                      "simulate, sbatch and run --dry-run");
+	char err[256];
+	hl_nodes probe;
+	if (hl_nodes_parse_counts(val, &probe, err, sizeof err) < 0)
+		return hl_usage_error("%s", err);
+	hl_nodes_free(&probe);
+	hl_nodes_source(counts_reader, (void *)val);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	/* A closed pipe (`hetlaunch run ... | head`) must not kill us in the
@@ -310,6 +361,11 @@ int main(int argc, char **argv)
 		printf("hetlaunch %s\n", VPROC_VERSION);
 		return finish_stdout();
 	}
+	int rc = nodes_option(cmd, &argc, argv);
+	if (rc != 0)
+		return rc;
+	if (strcmp(cmd, "sbatch") == 0)
+		return hl_cmd_sbatch(argc - 2, argv + 2);
 	if (strcmp(cmd, "plan") == 0)
 		return cmd_plan(argc - 2, argv + 2);
 	if (strcmp(cmd, "hostfile") == 0)
