@@ -321,7 +321,11 @@ got=$(json "$d/report.json" '" ".join(r["node"] for r in d["placement_ranks"])')
 want=$(tr '\n' ' ' <"$d/hosts.slurm" 2>/dev/null | sed 's/ $//')
 if [ -n "$got" ] && [ "$got" = "$want" ]; then ok; else bad "types: ranks on '$got', the plan says '$want'"; fi
 # old (gen1) got n1, new (gen3) n2 and n3: rank k's machine and node agree.
-pairs=$(json "$d/report.json" '" ".join(sorted(set(r["machine"].split(".")[0] + ":" + r["node"] for r in d["placement_ranks"])))')
+pairs=$(python3 -c 'import json, sys
+plan = json.load(open(sys.argv[1])); rep = json.load(open(sys.argv[2]))
+machine = {r["rank"]: r["machine"].split(".")[0] for r in plan["ranks"]}
+print(" ".join(sorted({machine[r["rank"]] + ":" + r["node"] for r in rep["placement_ranks"]})))' \
+	"$d/plan.json" "$d/report.json" 2>&1)
 if [ "$pairs" = "new:n2 new:n3 old:n1" ]; then ok; else bad "types: machine:node pairs '$pairs'"; fi
 
 # --- g. in an allocation: the types as planned, and the refusals ------------------------------
