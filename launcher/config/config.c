@@ -372,18 +372,22 @@ typedef struct {
 } machine_scan;
 
 /* host: a Slurm hostlist (hostlist.h), one machine per host; each host
- * a name as check_ident allows it.  The hosts' number in *nhosts. */
-static int check_hostlist(diag *d, const yt_node *v, size_t *nhosts)
+ * a name as check_ident allows it.  The hosts' number in *nhosts.  Made
+ * (to check their lengths) only while the list is under its ceiling: so
+ * many entries of 10^5 hosts each cost a count each, not 10^5 strings. */
+static int check_hostlist(diag *d, const yt_node *v, size_t *nhosts, size_t so_far)
 {
-	char **hosts;
+	char **hosts = NULL;
 	hl_hostlist_error err;
 	if (check_ident(d, "host", v, ":[],") < 0)
 		return -1;
-	int rc = hl_hostlist_expand(v->value, MAX_MACHINES, &hosts, nhosts, &err);
+	int rc = hl_hostlist_count(v->value, MAX_MACHINES, nhosts, &err);
+	if (rc == 0 && so_far + *nhosts <= MAX_MACHINES)
+		rc = hl_hostlist_expand(v->value, MAX_MACHINES, &hosts, nhosts, &err);
 	if (rc == -1)
 		diag_error(d, v->line, v->col + !v->plain + err.pos, "host: \"%s\": %s", v->value,
 		           err.msg);
-	for (size_t h = 0; rc == 0 && h < *nhosts; h++)
+	for (size_t h = 0; rc == 0 && hosts && h < *nhosts; h++)
 		if (strlen(hosts[h]) > MAX_NAME) {
 			diag_error(d, v->line, v->col, "host: \"%s\" makes a host name longer than %d "
 			           "characters", v->value, MAX_NAME);
@@ -470,7 +474,7 @@ static int check_machine_names(diag *d, const yt_node *m, size_t i, const machin
 		if (read_slurm_type(d, sl, &s->types[i]) < 0)
 			rc = -1;
 	} else if (host && (want_scalar(d, "host", host) < 0 ||
-	                    check_hostlist(d, host, &s->hosts[i]) < 0))
+	                    check_hostlist(d, host, &s->hosts[i], s->total) < 0))
 		rc = -1;
 	return rc;
 }
@@ -857,7 +861,8 @@ static int match_types(diag *d, const yt_node *list, machine_scan *s, hl_config 
 			s->types[i].word = NULL;   /* cfg's now */
 			const yt_node *name = NULL;
 			for (size_t k = 0; k < list->items[i]->n; k++)
-				if (strcmp(list->items[i]->items[2 * k]->value, "name") == 0)
+				if (list->items[i]->items[2 * k]->kind == YT_SCALAR &&
+				    strcmp(list->items[i]->items[2 * k]->value, "name") == 0)
 					name = list->items[i]->items[2 * k + 1];
 			if ((t->name = strdup(name ? name->value : "?")) == NULL)
 				return -1;

@@ -127,6 +127,11 @@ static int count_hosts(const char *expr, size_t max, size_t *n, hl_hostlist_erro
 	}
 }
 
+int hl_hostlist_count(const char *expr, size_t max, size_t *n, hl_hostlist_error *err)
+{
+	return count_hosts(expr, max, n, err);
+}
+
 /* Writing: the item [s, e) (known good) after the prefix buf[0, len),
  * every host into out[*k]. */
 typedef struct {

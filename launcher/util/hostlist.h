@@ -32,6 +32,9 @@ int hl_hostlist_expand(const char *expr, size_t max, char ***hosts, size_t *n,
                        hl_hostlist_error *err);
 void hl_hostlist_free(char **hosts);
 
+/* The number of hosts of expr, without making them (0, or -1 as above). */
+int hl_hostlist_count(const char *expr, size_t max, size_t *n, hl_hostlist_error *err);
+
 /* Does expr use the hostlist syntax (a '[' or a ',')? */
 int hl_hostlist_is_list(const char *expr);
 

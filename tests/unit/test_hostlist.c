@@ -111,6 +111,9 @@ static void huge(void **state)
 	assert_int_equal(n, 100000);
 	assert_string_equal(h[0], "n00001");
 	assert_string_equal(h[99999], "n100000");
+	size_t counted = 0;
+	assert_int_equal(hl_hostlist_count("n[00001-100000]", 100000, &counted, &err), 0);
+	assert_int_equal(counted, n);
 	char *g = hl_hostlist_group(h, n);
 	assert_string_equal(g, "n[00001-99999],n100000");
 	free(g);
