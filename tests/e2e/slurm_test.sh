@@ -23,7 +23,8 @@
 #   f. a list of node types (features gen1, gen3): `hetlaunch sbatch
 #      --submit` asks for them by constraint counts, and in the job every
 #      rank runs on a node of its type, placement verified;
-#   g. in an allocation, plan names the nodes each type got; a node no type
+#   g. in an allocation, plan names the nodes each type got (by feature and
+#      by partition); a node no type
 #      matches, and a type no node matches, are refused (exit 2, nothing
 #      started);
 #   h. a heterogeneous job (partitions old : new): het_group types get their
@@ -331,8 +332,11 @@ if [ "$pairs" = "new:n2 new:n3 old:n1" ]; then ok; else bad "types: machine:node
 # --- g. in an allocation: the types as planned, and the refusals ------------------------------
 # plan prints which nodes became which type; a node no type matches, or a
 # type no node matches, is refused (exit 2) with nothing started.
+sed -e 's/slurm: {feature: gen1}/slurm: {partition: old}/' -e 's/slurm: {feature: gen3}/slurm: {partition: new}/' \
+	"$tmp/types.yaml" >"$tmp/part.yaml"
 cat >"$tmp/gplan.sh" <<SH
 #!/usr/bin/env bash
+"$HETLAUNCH" plan "$tmp/part.yaml" >"$tmp/gpart.out" 2>&1
 "$HETLAUNCH" plan "$tmp/types.yaml" >"$tmp/gplan.out" 2>&1
 echo \$? >"$tmp/gplan.rc"
 SH
@@ -350,6 +354,10 @@ finished gplan
 if [ "$(cat "$tmp/gplan.rc" 2>/dev/null)" = 0 ] && grep -qx '  old  feature gen1: 1 node n1' "$tmp/gplan.out" &&
 	grep -qx '  new  feature gen3: 2 nodes n\[2-3\]' "$tmp/gplan.out"; then ok
 else bad "plan in the allocation: $(tail -n 5 "$tmp/gplan.out" 2>&1)"; fi
+# by partition: n1 is in old (and test), n2 and n3 in new (and test)
+if grep -qx '  old  partition old: 1 node n1' "$tmp/gpart.out" &&
+	grep -qx '  new  partition new: 2 nodes n\[2-3\]' "$tmp/gpart.out"; then ok
+else bad "plan by partition in the allocation: $(tail -n 5 "$tmp/gpart.out" 2>&1)"; fi
 if [ "$(cat "$tmp/gen3only.rc" 2>/dev/null)" = 2 ] && [ ! -e "$tmp/gen3only" ] &&
 	grep -q "gen3only.yaml:3:3: machines: node n1 of Slurm job [0-9]* (features: gen1; partitions: test,old; het_group: -1) matches no slurm: type" "$tmp/gen3only.err"; then ok
 else bad "unmatched node: exit $(cat "$tmp/gen3only.rc" 2>/dev/null): $(cat "$tmp/gen3only.err")"; fi
