@@ -849,24 +849,32 @@ static int no_nodes(diag *d, const hl_config *cfg)
 
 /* The types, moved from the scan into cfg, get their nodes; each type's
  * entry then counts its nodes as hosts. */
-static int match_types(diag *d, const yt_node *list, machine_scan *s, hl_config *cfg)
+/* The scan's types into cfg->types, each with its entry and name. */
+static int move_types(const yt_node *list, machine_scan *s, hl_config *cfg)
 {
 	if ((cfg->types = calloc(s->ntypes, sizeof *cfg->types)) == NULL)
 		return -1;
-	for (size_t i = 0; i < list->n; i++)
-		if (s->types[i].kind != HL_NT_NONE) {
-			hl_slurm_type *t = &cfg->types[cfg->ntypes++];
-			*t = s->types[i];
-			t->entry = i;
-			s->types[i].word = NULL;   /* cfg's now */
-			const yt_node *name = NULL;
-			for (size_t k = 0; k < list->items[i]->n; k++)
-				if (list->items[i]->items[2 * k]->kind == YT_SCALAR &&
-				    strcmp(list->items[i]->items[2 * k]->value, "name") == 0)
-					name = list->items[i]->items[2 * k + 1];
-			if ((t->name = strdup(name ? name->value : "?")) == NULL)
-				return -1;
-		}
+	for (size_t i = 0; i < list->n; i++) {
+		if (s->types[i].kind == HL_NT_NONE)
+			continue;
+		hl_slurm_type *t = &cfg->types[cfg->ntypes++];
+		*t = s->types[i];
+		t->entry = i;
+		s->types[i].word = NULL;   /* cfg's now */
+		const yt_node *m = list->items[i], *name = NULL;
+		for (size_t k = 0; k < m->n; k++)
+			if (m->items[2 * k]->kind == YT_SCALAR && strcmp(m->items[2 * k]->value, "name") == 0)
+				name = m->items[2 * k + 1];
+		if ((t->name = strdup(name ? name->value : "?")) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+static int match_types(diag *d, const yt_node *list, machine_scan *s, hl_config *cfg)
+{
+	if (move_types(list, s, cfg) < 0)
+		return -1;
 	if (!hl_nodes_have_source())
 		return no_nodes(d, cfg);
 	hl_nodes a;
