@@ -336,7 +336,8 @@ $(OBJ)/tests/unit/test_placement: $(OBJ)/tests/unit/test_placement.o \
 
 # test_launchers links the srun and mpirun command makers (and the testers' paths).
 $(OBJ)/tests/unit/test_launchers: $(OBJ)/tests/unit/test_launchers.o \
-		$(OBJ)/launcher/launch/slurm.o $(OBJ)/launcher/launch/openmpi.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/kernels/hpl.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
+		$(OBJ)/launcher/launch/slurm.o $(OBJ)/launcher/launch/openmpi.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/kernels/hpl.o $(OBJ)/launcher/util/fsutil.o \
+		$(OBJ)/launcher/util/hostlist.o $(OBJ)/launcher/config/nodes.o $(OBJ)/launcher/launch/spawn.o $(OBJ)/launcher/launch/joblog.o $(OBJ)/launcher/util/now.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # test_balance links compare's picture and what it calls (host groups, spawn, files).
@@ -345,6 +346,14 @@ $(OBJ)/tests/unit/test_balance: $(OBJ)/tests/unit/test_balance.o \
 		$(OBJ)/launcher/launch/spawn.o $(OBJ)/launcher/launch/joblog.o $(OBJ)/launcher/util/now.o \
 		$(OBJ)/launcher/util/fsutil.o $(OBJ)/launcher/util/json.o $(OBJ)/launcher/util/diag.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
+
+# test_hostlist links the hostlist expressions it tests (pure).
+$(OBJ)/tests/unit/test_hostlist: $(OBJ)/tests/unit/test_hostlist.o $(OBJ)/launcher/util/hostlist.o
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS)
+
+# test_nodes links the Slurm node types' parsers (pure).
+$(OBJ)/tests/unit/test_nodes: $(OBJ)/tests/unit/test_nodes.o $(OBJ)/launcher/config/nodes.o
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS)
 
 # test_testers links the module it tests (its data: tests/data/).
 $(OBJ)/tests/unit/test_testers: $(OBJ)/tests/unit/test_testers.o $(OBJ)/launcher/kernels/testers.o $(LIBVPROC_A)

@@ -22,6 +22,7 @@ int hl_cmd_run(const hl_cli_args *a);        /* cmd_run.c */
 int hl_cmd_compare(const hl_cli_args *a);
 int hl_cmd_calibrate(const hl_cli_args *a);  /* cmd_calibrate.c */
 int hl_cmd_simulate(const hl_cli_args *a);   /* cmd_simulate.c: 002 s4 */
+int hl_cmd_sbatch(const hl_cli_args *a);     /* cmd_sbatch.c: the batch script */
 /* run --adapt K (cmd_adapt.c, 002 s4.5): K phases, each planned on the
  * speeds measured in the one before.  Returns the exit status. */
 int hl_run_adapt(const hl_config *cfg, const hl_run_opts *o, size_t K, int json);

@@ -11,6 +11,9 @@
 #define OPT_QUIET(what) { HL_OPT_QUIET, "--quiet", "-q", NULL, 0, what }
 #define ECHO "do not echo the job's output (it is still in log.txt)"
 #define OPT_OUT(what) { HL_OPT_OUT, "--out", NULL, "DIR", 0, what }
+#define OPT_NODES                                                                        \
+	{ HL_OPT_NODES, "--nodes", NULL, "TYPE=COUNT,...", 0,                                \
+	  "plan the list's Slurm node types for these counts, outside an allocation" }
 #define OPT_NO_PRELOAD                                                                   \
 	{ HL_OPT_NO_PRELOAD, "--no-preload", NULL, NULL, 0,                                  \
 	  "start the ranks without the runtime (no emulation, no per-rank figures)" }
@@ -21,7 +24,8 @@ const hl_command hl_commands[] = {
 	  "costs.  Nothing runs.\n",
 	  { OPT_JSON("print only the plan document"),
 	    { HL_OPT_FULL, "--full", NULL, NULL, 0,
-	      "every table whole (large lists are summarised: identical processors grouped)" } },
+	      "every table whole (large lists are summarised: identical processors grouped)" },
+	    OPT_NODES },
 	  hl_cmd_plan },
 	{ "hostfile", "FILE", "the host file that starts each rank where the plan puts it",
 	  "The host file that makes a launcher start each rank where the plan puts it,\n"
@@ -30,7 +34,8 @@ const hl_command hl_commands[] = {
 	      "mpich (default), mpich-grouped, mpich-rankmap, openmpi, openmpi-seq, slurm" },
 	    { HL_OPT_OUTPUT, "-o", NULL, "PATH", 0, "write PATH (atomically) instead of stdout" },
 	    { HL_OPT_BASELINE, "--baseline", NULL, "cyclic", 1,
-	      "the cyclic baseline's host file: one process per machine" } },
+	      "the cyclic baseline's host file: one process per machine" },
+	    OPT_NODES },
 	  hl_cmd_hostfile },
 	{ "run", "FILE", "plan, write the run directory, start the job, report",
 	  "Plan, write the run directory (plan.json, the host files, the tester's input,\n"
@@ -46,7 +51,9 @@ const hl_command hl_commands[] = {
 	    OPT_JSON("print report.json on stdout"), OPT_QUIET(ECHO), OPT_NO_PRELOAD,
 	    { HL_OPT_ADAPT, "--adapt", NULL, "K", 0,
 	      "K phases, each planned on the speeds the one before measured (paper 002 "
-	      "s4.5; layout 1d, kernel lu or qr)" } },
+	      "s4.5; layout 1d, kernel lu or qr)" },
+	    { HL_OPT_NODES, "--nodes", NULL, "TYPE=COUNT,...", 0,
+	      "with --dry-run: plan the list's Slurm node types for these counts" } },
 	  hl_cmd_run },
 	{ "compare", "FILE", "run the cyclic baseline and the plan; the speedup",
 	  "Run the cyclic baseline (one process per machine) and the plan on the\n"
@@ -72,8 +79,17 @@ const hl_command hl_commands[] = {
 	  "optimized and dynamic schedules of paper 002 s4, the best static slice and a\n"
 	  "lower bound (layout 1d, kernel lu, qr or hpl; at most 2^25 task passes).\n"
 	  "Nothing runs.\n",
-	  { OPT_JSON("print the schedules as JSON") },
+	  { OPT_JSON("print the schedules as JSON"), OPT_NODES },
 	  hl_cmd_simulate },
+	{ "sbatch", "FILE", "the Slurm batch script that asks for the list's nodes",
+	  "The batch script that asks Slurm for the machine list's nodes (its\n"
+	  "features with counts, or its hosts) and runs 'hetlaunch run FILE' in the\n"
+	  "allocation; on stdout, or in SCRIPT.  --submit submits it (sbatch) and\n"
+	  "prints the job id.\n",
+	  { { HL_OPT_OUTPUT, "-o", NULL, "SCRIPT", 0, "write SCRIPT (atomically) instead of stdout" },
+	    { HL_OPT_SUBMIT, "--submit", NULL, NULL, 0, "submit it with sbatch; print the job id" },
+	    OPT_NODES },
+	  hl_cmd_sbatch },
 	{ "keys", NULL, "the machine list's keys (the schema)",
 	  "The machine list's keys, from the schema that loads them.\n",
 	  { { HL_OPT_FORMAT, "--format", NULL, "F", 0, "md (default), man or dict" } },

@@ -6,10 +6,43 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/status.h"
+#include "config/nodes.h"
+#include "launch/slurm.h"
 #include "cli.h"
+
+/* ---- Slurm node types (nodes.h): where a type's nodes come from -------- */
+
+static int counts_reader(void *ctx, hl_nodes *out, char *err, size_t len)
+{
+	return hl_nodes_parse_counts(ctx, out, err, len);
+}
+
+/* --nodes TYPE=COUNT,... plans for counts (the rows of plan, hostfile,
+ * simulate, sbatch and run --dry-run have it); else, inside an allocation,
+ * the nodes are Slurm's.  0, or the usage status. */
+static int nodes_source(const hl_command *c, const hl_cli_args *a)
+{
+	const char *val = a->val[HL_OPT_NODES];
+	if (val == NULL) {
+		if (getenv("SLURM_JOB_ID") && getenv("SLURM_JOB_ID")[0])
+			hl_nodes_source(hl_slurm_read_nodes, NULL);
+		return 0;
+	}
+	if (strcmp(c->name, "run") == 0 && !hl_cli_has(a, HL_OPT_DRY_RUN))
+		return hl_usage_error("%s", "run: --nodes plans for counts: it needs --dry-run "
+		                      "(inside an allocation the nodes are Slurm's)");
+	char err[256];
+	hl_nodes probe;
+	if (hl_nodes_parse_counts(val, &probe, err, sizeof err) < 0)
+		return hl_usage_error("%s", err);
+	hl_nodes_free(&probe);
+	hl_nodes_source(counts_reader, (void *)val);
+	return 0;
+}
 
 /* A command's row: its --help, or its parsed arguments to its function. */
 static int dispatch(const hl_command *c, int argc, char **argv)
@@ -20,6 +53,8 @@ static int dispatch(const hl_command *c, int argc, char **argv)
 		hl_cli_command_help(stdout, c);
 		return hl_finish_stdout();
 	}
+	if (rc == 0)
+		rc = nodes_source(c, &a);
 	return rc ? rc : c->run(&a);
 }
 

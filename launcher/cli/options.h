@@ -26,6 +26,8 @@ typedef enum {
 	HL_OPT_FORMAT,       /* --format F */
 	HL_OPT_OUTPUT,       /* -o PATH: a file written atomically */
 	HL_OPT_FROM,         /* --from RUNDIR */
+	HL_OPT_NODES,        /* --nodes TYPE=COUNT,...: Slurm node types planned for counts */
+	HL_OPT_SUBMIT,       /* sbatch --submit */
 	HL_OPT_COUNT
 } hl_opt;
 

@@ -12,6 +12,7 @@
 #include "util/diag.h"
 #include "kernels/hpl.h"
 #include "kernels/kernels.h"
+#include "nodes.h"
 
 typedef struct { size_t line, col; } hl_loc;
 
@@ -30,6 +31,22 @@ typedef struct {
 	hl_loc loc;          /* the list entry */
 	size_t entry;        /* index of that entry in the YAML list */
 } hl_machine;
+
+/* A machines: entry that is a Slurm node type (slurm:, nodes.h), and the
+ * nodes the allocation (or --nodes) gave it. */
+typedef struct {
+	size_t entry;        /* its machines: entry */
+	char *name;          /* the entry's name */
+	hl_node_kind kind;
+	char *word;          /* the feature or partition */
+	long het_group;      /* het_group: K */
+	int optional;        /* optional: true: no node is no error */
+	hl_loc loc;          /* the slurm: mapping */
+	char **nodes;        /* host names, in the allocation's order (--nodes:
+	                      * NAME-0, NAME-1, ... stand-ins) */
+	size_t *cpus;        /* each node's CPUs (CPUTot; 0: unknown) */
+	size_t nnodes;
+} hl_slurm_type;
 
 /* A layout is a row of the registry (layout.h, layouts.c). */
 typedef struct hl_layout_ops hl_layout_ops;
@@ -117,7 +134,14 @@ typedef struct {
 	double memory_fraction;  /* n: auto: of each process's memory; 0.8 */
 	hl_input_file *inputs;   /* kernel: exec: inputs: */
 	size_t ninputs;
+	hl_slurm_type *types;    /* the entries that are Slurm node types */
+	size_t ntypes;
+	int types_by_count;      /* ... planned for --nodes counts, not nodes */
+	char types_source[96];   /* "Slurm job 42", "--nodes" */
 } hl_config;
+
+/* The type of entry e, or NULL when it names hosts. */
+const hl_slurm_type *hl_config_type(const hl_config *cfg, size_t e);
 
 /*
  * hl_config_load -- read, validate and expand a machine list.  Returns 0, or

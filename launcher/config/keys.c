@@ -31,7 +31,7 @@
 
 static const char *const TESTERS[] = { "driver", "stock", NULL };
 static const char *const MPIS[] = { "mpich", "openmpi", NULL };
-static const char *const HOST_EXTRA[] = { ":", NULL };
+static const char *const HOST_EXTRA[] = { ":[],", NULL };
 static const char *const NETWORKS[] = { "switch", "bus", "links", NULL };
 static const char *const CLOCKS[] = { "real", "virtual", NULL };
 static const char *const COMPUTES[] = { "run", "skip", NULL };
@@ -135,7 +135,9 @@ const hl_key_def hl_keys[] = {
 	/* a machines: entry */
 	MACHINE("name", HL_KT_IDENT, NULL, 0, 0, NULL, "",
 	        "required, unique: letters, digits, _ . - (name.0, name.1, ... with count)"),
-	MACHINE("host", HL_KT_IDENT, NULL, 0, 0, HOST_EXTRA, "name", "where MPI starts its processes"),
+	MACHINE("host", HL_KT_IDENT, NULL, 0, 0, HOST_EXTRA, "name",
+	        "where MPI starts its processes; a Slurm hostlist (cn[008-010,017]) is one "
+	        "machine per host"),
 	MACHINE("cycle_time", HL_KT_NUMBER, NULL, 0, 0, NULL, "",
 	        "time per unit of work (exactly one of cycle_time and speed)"),
 	MACHINE("speed", HL_KT_NUMBER, NULL, 0, 0, NULL, "", "work per unit of time (1/cycle_time)"),
@@ -153,6 +155,9 @@ const hl_key_def hl_keys[] = {
 	        "memory its processes may use (a plan that needs more is refused)"),
 	MACHINE("emulate_mflops", HL_KT_NUMBER, NULL, 0, 0, NULL, "from cycle_time",
 	        "its emulated speed"),
+	MACHINE("slurm", HL_KT_CUSTOM, NULL, 0, 0, NULL, "none",
+	        "a node type instead of host: the allocation's nodes that match it (the slurm: "
+	        "keys below), one machine per node (count: per node)"),
 	MACHINE("memory_blocks", HL_KT_SIZE, "master-worker", 5, (size_t)1 << 40, NULL, "see below",
 	        "this worker's block buffers"),
 	MACHINE("block_time", HL_KT_NUMBER, "master-worker", 0, 0, NULL, "see below",
@@ -204,6 +209,16 @@ const hl_key_def hl_keys[] = {
 	  "template)" },
 	{ HL_KS_INPUTS, "template", HL_KT_STRING, NULL, "exec", 0, 0, NULL, 0, "",
 	  "a file whose text it is (relative to the YAML file's directory)" },
+	/* a machines: entry's slurm: mapping (nodes.h): exactly one of feature,
+	 * partition and het_group */
+	{ HL_KS_SLURM, "feature", HL_KT_IDENT, NULL, NULL, 0, 0, NULL, 0, "",
+	  "the nodes with this Slurm feature (sbatch: --constraint)" },
+	{ HL_KS_SLURM, "partition", HL_KT_IDENT, NULL, NULL, 0, 0, NULL, 0, "",
+	  "the nodes of this partition (sbatch: one het-job component)" },
+	{ HL_KS_SLURM, "het_group", HL_KT_SIZE, NULL, NULL, 0, 63, NULL, 0, "",
+	  "the nodes of this component of a heterogeneous job" },
+	{ HL_KS_SLURM, "optional", HL_KT_BOOL, NULL, NULL, 0, 0, NULL, 0, "false",
+	  "true: a type that got no node is left out instead of refused" },
 	/* layout ring's links: mapping (read by layout_ring.c) */
 	{ HL_KS_LINKS, "default", HL_KT_CUSTOM, "ring", NULL, 0, 0, NULL, 0, "",
 	  "the cost of every link not in pairs (a number >= 0)" },
@@ -256,7 +271,7 @@ void hl_key_list(char *buf, size_t len, hl_key_section s, const char *layout)
 /* ---------------------------------------------------------- hetlaunch keys */
 
 static const char *const SECTION_NAMES[] = { "top level", "machines: entry", "emulate:",
-	                                     "links:", "hpl:", "inputs: entry" };
+	                                     "links:", "hpl:", "inputs: entry", "slurm:" };
 
 /* The words of a row's values, joined by sep: its enum, or the registry's. */
 static void values_words(char *buf, size_t len, const hl_key_def *k, const char *sep)

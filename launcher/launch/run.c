@@ -472,6 +472,9 @@ static int job_runtime(job_state *j)
 
 	j->slurm = hl_slurm_wanted(cfg);
 	j->ompi = cfg->mpi == HL_MPI_OPENMPI;
+	char why[512];
+	if (j->slurm && hl_slurm_het_refused(why, sizeof why))
+		return fail(run, 2, "%s", why);
 	/* Hydra reads "host:k" as k processes: a host with ':' cannot be said
 	 * in hosts.mpich (`hetlaunch hostfile` refuses it the same way). */
 	if (!j->slurm && !j->ompi) {

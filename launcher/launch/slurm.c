@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hostlist.h"
 #include "slurm.h"
+#include "spawn.h"
 
 int hl_slurm_wanted(const hl_config *cfg)
 {
@@ -133,4 +135,121 @@ int hl_slurm_cancelled(const char *log, int signal, char *msg, size_t len)
 		return 1;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------- the allocation's nodes */
+
+/* Appends the hosts of the hostlist in variable var, of group g. */
+static int add_hosts(const char *var, long g, strv *hosts, long **group, char *err, size_t len)
+{
+	const char *list = getenv(var);
+	char **h;
+	size_t n;
+	hl_hostlist_error e;
+	if (list == NULL || list[0] == '\0') {
+		snprintf(err, len, "%s is not set", var);
+		return -1;
+	}
+	if (hl_hostlist_expand(list, 100000, &h, &n, &e) != 0) {
+		snprintf(err, len, "%s=%s: %s", var, list, e.msg);
+		return -1;
+	}
+	long *gr = realloc(*group, (hosts->n + n + 1) * sizeof *gr);
+	int bad = gr == NULL;
+	if (gr)
+		*group = gr;
+	for (size_t i = 0; i < n && !bad; i++) {
+		gr[hosts->n] = g;
+		bad = push(hosts, h[i]) < 0;
+		h[i] = NULL;
+	}
+	hl_hostlist_free(h);
+	if (bad)
+		snprintf(err, len, "out of memory");
+	return bad ? -1 : 0;
+}
+
+/* The allocation's hosts in Slurm's order, each with its het-job group. */
+static int allocation_hosts(strv *hosts, long **group, char *err, size_t len)
+{
+	const char *size = getenv("SLURM_HET_SIZE");
+	long groups = size ? strtol(size, NULL, 10) : 0;
+	if (groups <= 0 || groups > 64)
+		return add_hosts("SLURM_JOB_NODELIST", -1, hosts, group, err, len);
+	for (long k = 0; k < groups; k++) {
+		char var[64];
+		snprintf(var, sizeof var, "SLURM_JOB_NODELIST_HET_GROUP_%ld", k);
+		if (add_hosts(var, k, hosts, group, err, len) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* scontrol show node -o HOST,HOST,...: what Slurm knows of each node. */
+static int scontrol_nodes(char **hosts, size_t n, hl_nodes *got, char *err, size_t len)
+{
+	size_t total = 1;
+	for (size_t i = 0; i < n; i++)
+		total += strlen(hosts[i]) + 1;
+	char *list = calloc(total, 1), *out = NULL;
+	size_t outlen = 0;
+	for (size_t i = 0; list && i < n; i++) {
+		strcat(list, i ? "," : "");
+		strcat(list, hosts[i]);
+	}
+	char *argv[] = { "scontrol", "show", "node", "-o", list, NULL };
+	int rc = list ? hl_spawn_filter(argv, "", 0, (size_t)1 << 26, 60, &out, &outlen) : -1;
+	if (rc == 0)
+		rc = hl_nodes_parse_scontrol(out, got, err, len);
+	else
+		snprintf(err, len, "scontrol show node -o %.*s %s", 64, list ? list : "",
+		         rc == 1 ? "could not be started (not installed)" : "failed");
+	free(out);
+	free(list);
+	return rc == 0 ? 0 : -1;
+}
+
+int hl_slurm_read_nodes(void *ctx, hl_nodes *out, char *err, size_t len)
+{
+	(void)ctx;
+	strv hosts = { 0 };
+	long *group = NULL;
+	hl_nodes got = { 0 };
+	memset(out, 0, sizeof *out);
+	snprintf(out->source, sizeof out->source, "Slurm job %s", getenv("SLURM_JOB_ID"));
+	int rc = allocation_hosts(&hosts, &group, err, len);
+	if (rc == 0)
+		rc = scontrol_nodes(hosts.v, hosts.n, &got, err, len);
+	out->nodes = calloc(hosts.n + 1, sizeof *out->nodes);
+	for (size_t i = 0; rc == 0 && i < hosts.n; i++) {
+		size_t k = 0;
+		while (k < got.n && (got.nodes[k].name == NULL ||
+		                     strcmp(got.nodes[k].name, hosts.v[i]) != 0))
+			k++;
+		if (k == got.n || out->nodes == NULL) {
+			snprintf(err, len, "scontrol show node says nothing of %s", hosts.v[i]);
+			rc = -1;
+			break;
+		}
+		out->nodes[out->n] = got.nodes[k];
+		out->nodes[out->n++].het_group = group[i];
+		memset(&got.nodes[k], 0, sizeof got.nodes[k]);   /* out's now */
+	}
+	hl_nodes_free(&got);
+	hl_strv_free(hosts.v);
+	free(group);
+	return rc;
+}
+
+int hl_slurm_het_refused(char *msg, size_t len)
+{
+	const char *size = getenv("SLURM_HET_SIZE");
+	if (size == NULL || strtol(size, NULL, 10) < 2)
+		return 0;
+	snprintf(msg, len, "a heterogeneous Slurm job (SLURM_HET_SIZE=%s): srun cannot place each "
+	         "rank on the plan's node across components (SLURM_HOSTFILE is refused in a het "
+	         "job), and a step over all components did not end after MPI_Finalize with this "
+	         "Slurm and MPICH (doc/guide.md, \"On a Slurm cluster\"): ask for one job, the "
+	         "types by feature (hetlaunch sbatch)", size);
+	return 1;
 }

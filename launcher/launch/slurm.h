@@ -50,4 +50,26 @@ void hl_strv_free(char **v);
  */
 int hl_slurm_cancelled(const char *log, int signal, char *msg, size_t len);
 
+/*
+ * hl_slurm_read_nodes -- the allocation's nodes, for the machine list's
+ * node types (nodes.h's reader; ctx unused): SLURM_JOB_NODELIST (or, in a
+ * heterogeneous job, every SLURM_JOB_NODELIST_HET_GROUP_K, K below
+ * SLURM_HET_SIZE, which also gives each node its group) expanded by
+ * hostlist.h, each node's features, partitions and CPUs from
+ * `scontrol show node -o LIST` (argv, no shell).  0, or -1 with err.
+ */
+int hl_slurm_read_nodes(void *ctx, hl_nodes *out, char *err, size_t len);
+
+/*
+ * hl_slurm_het_refused -- a heterogeneous job (SLURM_HET_SIZE > 1) is
+ * refused, with why in msg (1), else 0.  Measured with Slurm 22.05 and
+ * MPICH 4.0.2 (pmi2) on tests/e2e/slurm's cluster: `srun --het-group=0,1`
+ * starts one MPI_COMM_WORLD over the components and a gather passes, but
+ * the step did not end after MPI_Finalize (killed after 30 s); and srun
+ * with SLURM_HOSTFILE and --distribution=arbitrary, the only way to put
+ * rank k on the plan's node, sees component 0 alone ("SLURM_JOB_NUM_NODES
+ * environment variable conflicts with allocated node count (3 != 1)").
+ */
+int hl_slurm_het_refused(char *msg, size_t len);
+
 #endif

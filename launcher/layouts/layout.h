@@ -159,6 +159,9 @@ size_t hl_text_run(const hl_config *cfg, const size_t *idx, size_t n, size_t i,
                    const size_t *key);
 /* "new1.0-63" for machines first..last of one count: entry. */
 void hl_text_run_label(const hl_config *cfg, size_t first, size_t last, char *buf, size_t len);
+/* The hosts of machines first..last grouped back into a Slurm hostlist
+ * ("cn[001-032]"; one host when they share it). */
+void hl_text_run_hosts(const hl_config *cfg, size_t first, size_t last, char *buf, size_t len);
 
 /* layout: auto's choice (layout_auto.c): its lines and its object of the
  * plan document; nothing when the file is not layout: auto. */

@@ -251,11 +251,13 @@ static void print_machines(const hl_plan *pl, FILE *out, int w)
 			hw = l;
 	}
 	int sum = hl_text_summarised(pl);
-	for (size_t i = 0; sum && i < cfg->nmachines;) {   /* the labels' width */
+	for (size_t i = 0; sum && i < cfg->nmachines;) {   /* the labels' widths */
 		size_t run = hl_text_run(cfg, NULL, cfg->nmachines, i, pl->slice.counts);
-		char name[160];
+		char name[160], hosts[160];
 		hl_text_run_label(cfg, i, i + run - 1, name, sizeof name);
+		hl_text_run_hosts(cfg, i, i + run - 1, hosts, sizeof hosts);
 		w = (int)strlen(name) > w ? (int)strlen(name) : w;
+		hw = (int)strlen(hosts) > hw ? (int)strlen(hosts) : hw;
 		i += run;
 	}
 	fprintf(out, "  %-*s  %-*s  %12s%s  %7s  %12s\n", w, "machine", hw, "host", "cycle_time",
@@ -264,9 +266,10 @@ static void print_machines(const hl_plan *pl, FILE *out, int w)
 		const hl_machine *m = &cfg->machines[i];
 		size_t c = pl->slice.counts[i];
 		size_t run = sum ? hl_text_run(cfg, NULL, cfg->nmachines, i, pl->slice.counts) : 1;
-		char name[160];
+		char name[160], hosts[160];
 		hl_text_run_label(cfg, i, i + run - 1, name, sizeof name);
-		fprintf(out, "  %-*s  %-*s  %12.6g", w, name, hw, m->host, m->cycle_time);
+		hl_text_run_hosts(cfg, i, i + run - 1, hosts, sizeof hosts);
+		fprintf(out, "  %-*s  %-*s  %12.6g", w, name, hw, hosts, m->cycle_time);
 		if (cfg->by_speed)
 			fprintf(out, "  %12.6g", m->speed);
 		fprintf(out, "  %7zu  %12.6g", c, (double)c * m->cycle_time);

@@ -3,8 +3,10 @@
  * rank of the plan document, and layouts 1d's and 2d's predicted times per
  * block update against the ideal balance (000 s3.2, s4.3).
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "util/hostlist.h"
 #include "layout.h"
 #include "lu_predict.h"
 
@@ -164,4 +166,18 @@ void hl_text_run_label(const hl_config *cfg, size_t first, size_t last, char *bu
 		snprintf(buf, len, "%s-%s", a, b + stem);
 	else
 		snprintf(buf, len, "%s..%s", a, b);
+}
+
+void hl_text_run_hosts(const hl_config *cfg, size_t first, size_t last, char *buf, size_t len)
+{
+	char **hosts = malloc((last - first + 1) * sizeof *hosts), *g = NULL;
+	size_t n = 0;
+	for (size_t i = first; hosts && i <= last; i++)
+		if (n == 0 || strcmp(hosts[n - 1], cfg->machines[i].host) != 0)
+			hosts[n++] = cfg->machines[i].host;
+	if (hosts && n > 1)
+		g = hl_hostlist_group(hosts, n);
+	snprintf(buf, len, "%s", g ? g : cfg->machines[first].host);
+	free(g);
+	free(hosts);
 }

@@ -3,8 +3,10 @@
  * document of ../shared/INTERFACE.md.  The common keys are written here,
  * the rest by the layout's row (layout.h).  Nothing is computed here.
  */
+#include <stdlib.h>
 #include <string.h>
 
+#include "util/hostlist.h"
 #include "util/json.h"
 #include "layout.h"
 #include "lu_predict.h"
@@ -27,6 +29,56 @@ static void seconds_text(const hl_plan *pl, FILE *out)
 	fputc('\n', out);
 }
 
+/* Which nodes became which Slurm node type (config.h's types): the plan
+ * is for those nodes, and a user reading it should see them. */
+static void types_text(const hl_config *cfg, FILE *out)
+{
+	if (cfg->ntypes == 0)
+		return;
+	fprintf(out, "\nSlurm node types, from %s%s:\n", cfg->types_source,
+	        cfg->types_by_count ? " (counts: the hosts are stand-ins)" : "");
+	for (size_t i = 0; i < cfg->ntypes; i++) {
+		const hl_slurm_type *t = &cfg->types[i];
+		char *g = hl_hostlist_group(t->nodes, t->nnodes);
+		fprintf(out, "  %s  %s ", t->name, hl_node_kind_name(t->kind));
+		if (t->kind == HL_NT_HET_GROUP)
+			fprintf(out, "%ld", t->het_group);
+		else
+			fputs(t->word, out);
+		if (t->nnodes)
+			fprintf(out, ": %zu node%s %s\n", t->nnodes, t->nnodes == 1 ? "" : "s",
+			        g ? g : "");
+		else
+			fputs(": no node (optional: left out)\n", out);
+		free(g);
+	}
+}
+
+static void types_json(const hl_config *cfg, jw *w)
+{
+	if (cfg->ntypes == 0)
+		return;
+	jw_key(w, "slurm_types");
+	jw_arr(w);
+	for (size_t i = 0; i < cfg->ntypes; i++) {
+		const hl_slurm_type *t = &cfg->types[i];
+		jw_obj(w);
+		jw_key(w, "name"); jw_str(w, t->name);
+		jw_key(w, hl_node_kind_name(t->kind));
+		if (t->kind == HL_NT_HET_GROUP)
+			jw_uint(w, (size_t)t->het_group);
+		else
+			jw_str(w, t->word);
+		jw_key(w, "nodes");
+		jw_arr(w);
+		for (size_t k = 0; k < t->nnodes; k++)
+			jw_str(w, t->nodes[k]);
+		jw_end(w);
+		jw_end(w);
+	}
+	jw_end(w);
+}
+
 void hl_plan_print_text(const hl_plan *pl, FILE *out)
 {
 	pl->cfg->layout->print_text(pl, out);
@@ -37,6 +89,7 @@ void hl_plan_print_text(const hl_plan *pl, FILE *out)
 	if (pl->cfg->n_auto)
 		fprintf(out, "%s\n", pl->cfg->n_auto_why);
 	hl_memory_print_text(pl, out);
+	types_text(pl->cfg, out);
 }
 
 void hl_plan_print_json(const hl_plan *pl, FILE *out)
@@ -85,6 +138,7 @@ void hl_plan_print_json(const hl_plan *pl, FILE *out)
 		jw_null(&w);
 	}
 	hl_memory_json(pl, &w);
+	types_json(cfg, &w);
 	jw_end(&w);
 	jw_done(&w);
 }

@@ -152,10 +152,15 @@ rc=$?
 [ $rc -eq 0 ] && grep -q "panel" "$tmp/out" && ok || bad "max_procs 10^5, 2d: exit $rc (124: over 60 s): $(cat "$tmp/err")"
 
 # --- golden output -----------------------------------------------------------
+# A list of Slurm node types says in a comment which counts to plan it for
+# ("# plan with: hetlaunch plan FILE --nodes gen1=4,gen3=2").
+nodes_of() { sed -n 's/^# plan with: .*\(--nodes [^ ]*\).*/\1/p' "$1"; }
 for f in configs/*.yaml tests/cli/good/*.yaml; do
 	base=$(basename "$f" .yaml)
+	read -r -a nodes <<<"$(nodes_of "$f")"
 	for mode in text json; do
 		if [ $mode = json ]; then args=(plan "$f" --json); ext=json; else args=(plan "$f"); ext=txt; fi
+		args+=("${nodes[@]}")
 		golden="tests/cli/golden/$base.plan.$ext"
 		"$HETLAUNCH" "${args[@]}" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
@@ -166,7 +171,7 @@ for f in configs/*.yaml tests/cli/good/*.yaml; do
 		if diff -u "$golden" "$tmp/out" >"$tmp/diff"; then ok; else bad "$f ($mode) differs from $golden"; head -40 "$tmp/diff"; fi
 	done
 	# --json prints one JSON object and nothing else
-	"$HETLAUNCH" plan "$f" --json >"$tmp/out" 2>/dev/null
+	"$HETLAUNCH" plan "$f" --json "${nodes[@]}" >"$tmp/out" 2>/dev/null
 	if [ "$(head -c1 "$tmp/out")" = "{" ] && [ "$(tail -n1 "$tmp/out")" = "}" ]; then ok
 	else bad "$f: --json output is not a single object"; fi
 done
@@ -208,7 +213,7 @@ expect_rc 0 "--help" --help
 grep -q "^usage: hetlaunch" "$tmp/out" && ok || bad "--help prints no usage"
 # Every command has a --help (and -h): its usage on stdout, nothing on
 # stderr, exit 0, whatever else is on the line; nothing is loaded or run.
-for c in plan hostfile run compare calibrate simulate; do
+for c in plan hostfile run compare calibrate simulate sbatch; do
 	for h in --help -h; do
 		expect_rc 0 "$c $h" $c configs/lhpc-lu.yaml $h
 		grep -q "^usage: hetlaunch $c \[\?FILE" "$tmp/out" && [ ! -s "$tmp/err" ] && ok \
@@ -257,8 +262,8 @@ check "every command of the table in --help (missing:$missing)" test -z "$missin
 # properties that hold whatever the plan: every format lists the plan's hosts
 # in rank order (the "host" of each entry of the plan JSON's ranks).
 hf_formats="mpich mpich-grouped mpich-rankmap openmpi openmpi-seq slurm"
-plan_hosts() {  # plan_hosts FILE [--baseline cyclic]: one host per rank
-	"$HETLAUNCH" plan "$1" --json | awk '/^  "ranks": \[/ {on = 1; next}
+plan_hosts() {  # plan_hosts FILE [--nodes ...]: one host per rank
+	"$HETLAUNCH" plan "$@" --json | awk '/^  "ranks": \[/ {on = 1; next}
 		on && /^  \]/ {on = 0} on && /"host":/ {sub(/.*"host": "/, ""); sub(/".*/, ""); print}'
 }
 expand_mpich() { awk -F: '{for (i = 0; i < $2; i++) print $1}' "$1"; }
@@ -272,12 +277,13 @@ hf_golden() {  # hf_golden CONFIG FORMAT GOLDEN [ARGS...]
 	if diff -u "$golden" "$tmp/out" >"$tmp/diff"; then ok
 	else bad "hostfile $f $fmt differs from $golden"; head -20 "$tmp/diff"; return 1; fi
 }
-for f in configs/*.yaml tests/cli/good/count-and-speed.yaml; do
+for f in configs/*.yaml tests/cli/good/count-and-speed.yaml tests/cli/good/hostlist.yaml; do
 	base=$(basename "$f" .yaml)
-	plan_hosts "$f" >"$tmp/hosts"
+	read -r -a nodes <<<"$(nodes_of "$f")"
+	plan_hosts "$f" "${nodes[@]}" >"$tmp/hosts"
 	[ -s "$tmp/hosts" ] || { bad "$f: no ranks in the plan JSON"; continue; }
 	for fmt in $hf_formats; do
-		hf_golden "$f" "$fmt" "tests/cli/golden/$base.hostfile.$fmt" || continue
+		hf_golden "$f" "$fmt" "tests/cli/golden/$base.hostfile.$fmt" "${nodes[@]}" || continue
 		cp "$tmp/out" "$tmp/hf.$fmt"
 		# the mpich note is printed exactly when a host is on two runs of lines
 		split=0
@@ -303,6 +309,56 @@ for f in configs/*.yaml tests/cli/good/count-and-speed.yaml; do
 	[ "$(cut -d: -f1 "$tmp/hf.mpich-grouped" | sort | uniq -d)" = "" ] && ok || bad "$f: mpich-grouped lists a host twice"
 	rm -f "$tmp"/hf.*
 done
+
+# --- Slurm: node types and sbatch ----------------------------------------------
+# (Outside an allocation: SLURM_JOB_ID unset.)  The batch script, golden with
+# this binary's and the file's absolute paths replaced by @HETLAUNCH@ and @FILE@.
+unset SLURM_JOB_ID SLURM_HET_SIZE
+sbatch_golden() {  # sbatch_golden FILE GOLDEN [ARGS...]
+	local f=$1 golden=$2; shift 2
+	"$HETLAUNCH" sbatch "$f" "$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ $rc -ne 0 ]; then bad "sbatch $f: exit $rc: $(cat "$tmp/err")"; return; fi
+	sed -e "s#'$(realpath "$HETLAUNCH")'#'@HETLAUNCH@'#" -e "s#$(realpath "$f")#@FILE@#g" \
+		"$tmp/out" >"$tmp/script"
+	if [ "${UPDATE_GOLDEN:-0}" = 1 ]; then cp "$tmp/script" "$golden"; fi
+	if diff -u "$golden" "$tmp/script" >"$tmp/diff"; then ok
+	else bad "sbatch $f differs from $golden"; head -20 "$tmp/diff"; fi
+}
+sbatch_golden configs/slurm-features.yaml tests/cli/golden/slurm-features.sbatch --nodes gen1=4,gen3=2
+sbatch_golden tests/cli/good/hostlist.yaml tests/cli/golden/hostlist.sbatch
+# -o: the same script, replaced atomically, never through a link; sh reads it.
+"$HETLAUNCH" sbatch configs/slurm-features.yaml --nodes gen1=4,gen3=2 >"$tmp/want" 2>/dev/null
+expect_rc 0 "sbatch -o" sbatch configs/slurm-features.yaml --nodes gen1=4,gen3=2 -o "$tmp/job.sh"
+cmp -s "$tmp/want" "$tmp/job.sh" && sh -n "$tmp/job.sh" && ok || bad "sbatch -o: not the script of stdout, or not sh"
+echo keep >"$tmp/target"; ln -sf "$tmp/target" "$tmp/link.sh"
+expect_rc 2 "sbatch -o through a link" sbatch configs/slurm-features.yaml --nodes gen1=4,gen3=2 -o "$tmp/link.sh"
+[ "$(cat "$tmp/target")" = keep ] && ok || bad "sbatch -o wrote through a link"
+# Refusals: exit 2, the reason at the entry's line:column, nothing written.
+types_yaml() {  # types_yaml FILE ENTRY...
+	local f=$1; shift
+	{ echo "machines:"; for e in "$@"; do echo "  - $e"; done; } >"$f"
+}
+types_yaml "$tmp/part.yaml" "{name: old, cycle_time: 2, slurm: {partition: old}}"
+rm -f "$tmp/job.sh"
+expect_rc 2 "sbatch: partitions" sbatch "$tmp/part.yaml" --nodes old=2 -o "$tmp/job.sh"
+grep -q "part.yaml:2:39: sbatch: slurm: partition asks for a heterogeneous job" "$tmp/err" && [ ! -e "$tmp/job.sh" ] && ok || bad "sbatch partitions: $(cat "$tmp/err")"
+types_yaml "$tmp/mixed.yaml" "{name: a, host: n1, cycle_time: 1}" "{name: b, cycle_time: 2, slurm: {feature: gen1}}"
+expect_rc 2 "sbatch: hosts and types" sbatch "$tmp/mixed.yaml" --nodes gen1=1
+grep -q "mixed.yaml:2:5: sbatch: a names its host" "$tmp/err" && ok || bad "sbatch mixed: $(cat "$tmp/err")"
+expect_rc 2 "sbatch: types, no --nodes, no allocation" sbatch configs/slurm-features.yaml
+grep -q "slurm-features.yaml:20:24: machines: old is a Slurm node type (slurm: feature gen1): run inside an allocation" "$tmp/err" && ok || bad "no --nodes: $(cat "$tmp/err")"
+# --nodes: a type with no count is refused at its slurm: unless optional; a
+# TYPE that is no type of the file, a bad list, a command that runs: usage.
+expect_rc 2 "--nodes without a type's count" plan configs/slurm-features.yaml --nodes gen1=4
+grep -q "slurm-features.yaml:21:24: machines: new (slurm: feature gen3) got no node: give --nodes gen3=COUNT" "$tmp/err" && ! grep -q a100 "$tmp/err" && ok || bad "--nodes gen1=4: $(cat "$tmp/err")"
+expect_rc 2 "--nodes: unknown type" plan configs/slurm-features.yaml --nodes gen1=4,gen3=1,gen9=2
+grep -q "slurm-features.yaml: --nodes: gen9 is no slurm: feature" "$tmp/err" && ok || bad "--nodes gen9: $(cat "$tmp/err")"
+expect_rc 2 "--nodes: not TYPE=COUNT" plan configs/slurm-features.yaml --nodes gen1
+expect_rc 2 "--nodes: compare" compare configs/slurm-features.yaml --nodes gen1=4,gen3=2
+expect_rc 2 "--nodes: run without --dry-run" run configs/slurm-features.yaml --nodes gen1=4,gen3=2
+expect_rc 0 "--nodes: run --dry-run" run configs/slurm-features.yaml --nodes gen1=4,gen3=2 --dry-run --out "$tmp/dry"
+[ "$(cut -d: -f1 "$tmp/dry/hosts.mpich" | sort -u | tr '\n' ' ')" = "new-0 new-1 old-0 old-1 old-2 old-3 " ] && ok || bad "run --dry-run --nodes: hosts $(tr '\n' ' ' <"$tmp/dry/hosts.mpich")"
 
 # count > 1: the two processors of node1.example are slots 0 and 1, and every
 # rank of a machine is on its machine's slot (new.0 -> 0, new.1 -> 1).
@@ -732,6 +788,7 @@ keyfile() {  # keyfile WHERE LAYOUT KEY VALUE
 	"machines: entry") printf 'layout: %s\nblocks: [2, 2, 2]\nmachines:\n  - name: a\n    cycle_time: 1\n    %s: %s\n  - {name: b, cycle_time: 2}\n' "$2" "$3" "$4" ;;
 	"emulate:") printf 'layout: %s\n%s\nemulate: {%s: %s}\n' "$2" "$m" "$3" "$4" ;;
 	"hpl:") printf 'layout: %s\n%s\nkernel: hpl\nhpl: {%s: %s}\n' "$2" "$m" "$3" "$4" ;;
+	"slurm:") printf 'layout: %s\nmachines:\n  - {name: a, cycle_time: 1, slurm: {%s: %s}}\n' "$2" "$3" "$4" ;;
 	esac >"$tmp/key.yaml"
 }
 "$HETLAUNCH" keys --format md | tail -n +4 | sed 's/ \\| /\//g' |
@@ -752,6 +809,7 @@ while IFS='|' read -r _ key where value scope _; do
 	esac
 	[ "$where" = "emulate:" ] && want="emulate: $want"
 	[ "$where" = "hpl:" ] && want="hpl: $want"
+	[ "$where" = "slurm:" ] && want="slurm: $want"
 	"$HETLAUNCH" plan "$tmp/key.yaml" >/dev/null 2>"$tmp/err"
 	grep -qF -- "$want" "$tmp/err" && echo ok || echo "bad $key ($where): want '$want', got: $(cat "$tmp/err")"
 done >"$tmp/schema"

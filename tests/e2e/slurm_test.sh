@@ -20,6 +20,15 @@
 #      its plan's node, placement verified;
 #   d. `scancel` of a running job ends it: hetlaunch exits 1 and says the
 #      Slurm job was cancelled;
+#   f. a list of node types (features gen1, gen3): `hetlaunch sbatch
+#      --submit` asks for them by constraint counts, and in the job every
+#      rank runs on a node of its type, placement verified;
+#   g. in an allocation, plan names the nodes each type got (by feature and
+#      by partition); a node no type
+#      matches, and a type no node matches, are refused (exit 2, nothing
+#      started);
+#   h. a heterogeneous job (partitions old : new): het_group types get their
+#      components' nodes, and run refuses with the measured reason;
 #   e. after tear-down no daemon, namespace or process of this run is left.
 # Needs root, network namespaces and the Slurm packages (scripts/install-deps);
 # without root or namespaces it prints SKIP: and exits 0.  HETLAUNCH names
@@ -274,6 +283,109 @@ if finished sleep; then
 	if [ "$(cat "$tmp/sleep.rc")" = 1 ]; then ok; else bad "after scancel hetlaunch exited $(cat "$tmp/sleep.rc"), want 1"; fi
 	if grep -q "^hetlaunch: the Slurm job $job was cancelled" "$tmp/sleep.err"; then ok
 	else bad "no clear message after scancel: $(tail -n 6 "$tmp/sleep.err")"; fi
+fi
+
+# --- f. node types: the allocation's nodes by feature, sbatch --submit ---------------------------
+# A list of types only (n1 is gen1, n2 and n3 gen3: slurm-up): `hetlaunch
+# sbatch` asks for them by constraint counts and submits; in the job
+# hetlaunch reads the nodes from Slurm, plans on them, and every rank runs
+# on the node its type got.  Equal speeds, B = 3: one rank per node.
+cat >"$tmp/types.yaml" <<YAML
+name: types
+machines:
+  - {name: old, slurm: {feature: gen1}, cycle_time: 1}
+  - {name: new, slurm: {feature: gen3}, cycle_time: 1}
+layout: 1d
+B: 3
+kernel: exec
+program: $tmp/whereami
+n: 240
+nb: 16
+timeout: $((JOB_TIMEOUT - 20))
+YAML
+"$HETLAUNCH" sbatch "$tmp/types.yaml" --nodes gen1=1,gen3=2 -o "$tmp/types.sh" 2>"$tmp/types.sbatch-err"
+if grep -qx '#SBATCH --constraint=\[gen1\*1&gen3\*2\]' "$tmp/types.sh" && grep -qx '#SBATCH --nodes=3' "$tmp/types.sh"; then ok
+else bad "sbatch script: $(cat "$tmp/types.sh" "$tmp/types.sbatch-err")"; fi
+mkdir -p "$tmp/sub"
+job=$(cd "$tmp/sub" && UCX_TLS=tcp,self UCX_NET_DEVICES=eth0 "$HETLAUNCH" sbatch "$tmp/types.yaml" --nodes gen1=1,gen3=2 --submit 2>"$tmp/submit.err")
+if [[ $job =~ ^[0-9]+$ ]]; then ok; else bad "sbatch --submit printed '$job': $(cat "$tmp/submit.err")"; fi
+for _ in $(seq 1 $((JOB_TIMEOUT * 5))); do
+	[ -z "$(squeue -h -j "$job" -o %T 2>/dev/null)" ] && break
+	sleep 0.2
+done
+d=$(ls -d "$tmp"/sub/runs/types-* 2>/dev/null | head -1)
+if [ -n "$d" ] && [ "$(json "$d/report.json" 'd["passed"], d["placement"]')" = "True verified" ]; then ok
+else bad "types job $job: $(tail -n 8 "$tmp/sub/types-$job.out" 2>&1)"; fi
+if [ "$(sort "$d/hosts.slurm" 2>/dev/null | tr '\n' ' ')" = "n1 n2 n3 " ]; then ok
+else bad "types: the plan's hosts are '$(tr '\n' ' ' <"$d/hosts.slurm" 2>/dev/null)', want n1 n2 n3"; fi
+got=$(json "$d/report.json" '" ".join(r["node"] for r in d["placement_ranks"])')
+want=$(tr '\n' ' ' <"$d/hosts.slurm" 2>/dev/null | sed 's/ $//')
+if [ -n "$got" ] && [ "$got" = "$want" ]; then ok; else bad "types: ranks on '$got', the plan says '$want'"; fi
+# old (gen1) got n1, new (gen3) n2 and n3: rank k's machine and node agree.
+pairs=$(python3 -c 'import json, sys
+plan = json.load(open(sys.argv[1])); rep = json.load(open(sys.argv[2]))
+machine = {r["rank"]: r["machine"].split(".")[0] for r in plan["ranks"]}
+print(" ".join(sorted({machine[r["rank"]] + ":" + r["node"] for r in rep["placement_ranks"]})))' \
+	"$d/plan.json" "$d/report.json" 2>&1)
+if [ "$pairs" = "new:n2 new:n3 old:n1" ]; then ok; else bad "types: machine:node pairs '$pairs'"; fi
+
+# --- g. in an allocation: the types as planned, and the refusals ------------------------------
+# plan prints which nodes became which type; a node no type matches, or a
+# type no node matches, is refused (exit 2) with nothing started.
+sed -e 's/slurm: {feature: gen1}/slurm: {partition: old}/' -e 's/slurm: {feature: gen3}/slurm: {partition: new}/' \
+	"$tmp/types.yaml" >"$tmp/part.yaml"
+cat >"$tmp/gplan.sh" <<SH
+#!/usr/bin/env bash
+"$HETLAUNCH" plan "$tmp/part.yaml" >"$tmp/gpart.out" 2>&1
+"$HETLAUNCH" plan "$tmp/types.yaml" >"$tmp/gplan.out" 2>&1
+echo \$? >"$tmp/gplan.rc"
+SH
+chmod 755 "$tmp/gplan.sh"
+sed -e '/name: old/d' "$tmp/types.yaml" >"$tmp/gen3only.yaml"
+sed -e 's/^machines:$/machines:\n  - {name: gpu, slurm: {feature: gen9}, cycle_time: 1}/' "$tmp/types.yaml" >"$tmp/gen9.yaml"
+batch gen3only "$tmp/gen3only.yaml"
+batch gen9 "$tmp/gen9.yaml"
+submit gen3only
+submit gen9
+job=$(sbatch --parsable -N 3 -o "$tmp/gplan.slurm-out" "$tmp/gplan.sh" 2>&1)
+finished gen3only
+finished gen9
+finished gplan
+if [ "$(cat "$tmp/gplan.rc" 2>/dev/null)" = 0 ] && grep -qx '  old  feature gen1: 1 node n1' "$tmp/gplan.out" &&
+	grep -qx '  new  feature gen3: 2 nodes n\[2-3\]' "$tmp/gplan.out"; then ok
+else bad "plan in the allocation: $(tail -n 5 "$tmp/gplan.out" 2>&1)"; fi
+# by partition: n1 is in old (and test), n2 and n3 in new (and test)
+if grep -qx '  old  partition old: 1 node n1' "$tmp/gpart.out" &&
+	grep -qx '  new  partition new: 2 nodes n\[2-3\]' "$tmp/gpart.out"; then ok
+else bad "plan by partition in the allocation: $(tail -n 5 "$tmp/gpart.out" 2>&1)"; fi
+if [ "$(cat "$tmp/gen3only.rc" 2>/dev/null)" = 2 ] && [ ! -e "$tmp/gen3only" ] &&
+	grep -q "gen3only.yaml:3:3: machines: node n1 of Slurm job [0-9]* (features: gen1; partitions: test,old; het_group: -1) matches no slurm: type" "$tmp/gen3only.err"; then ok
+else bad "unmatched node: exit $(cat "$tmp/gen3only.rc" 2>/dev/null): $(cat "$tmp/gen3only.err")"; fi
+if [ "$(cat "$tmp/gen9.rc" 2>/dev/null)" = 2 ] && [ ! -e "$tmp/gen9" ] &&
+	grep -q "gen9.yaml:3:24: machines: gpu (slurm: feature gen9) got no node of Slurm job [0-9]*'s 3" "$tmp/gen9.err"; then ok
+else bad "type with no node: exit $(cat "$tmp/gen9.rc" 2>/dev/null): $(cat "$tmp/gen9.err")"; fi
+
+# --- h. a heterogeneous job: het_group types planned, run refused -----------------------------
+# Components old (n1) and new (n2, n3): plan sees each node's group; run
+# refuses, with the reason measured here (slurm.h), before starting anything.
+sed -e 's/slurm: {feature: gen1}/slurm: {het_group: 0}/' -e 's/slurm: {feature: gen3}/slurm: {het_group: 1}/' \
+	"$tmp/types.yaml" >"$tmp/het.yaml"
+cat >"$tmp/het.sh" <<SH
+#!/usr/bin/env bash
+"$HETLAUNCH" plan "$tmp/het.yaml" >"$tmp/hetplan.out" 2>&1
+"$HETLAUNCH" run "$tmp/het.yaml" --out "$tmp/het" >"$tmp/het.out" 2>"$tmp/het.err"
+echo \$? >"$tmp/het.rc"
+SH
+chmod 755 "$tmp/het.sh"
+job=$(sbatch --parsable -o "$tmp/het.slurm-out" -p old -N1 : -p new -N2 "$tmp/het.sh" 2>&1)
+if [[ $job =~ ^[0-9]+$ ]]; then ok; else bad "het job not submitted: $job"; fi
+if finished het; then
+	if grep -qx '  old  het_group 0: 1 node n1' "$tmp/hetplan.out" &&
+		grep -qx '  new  het_group 1: 2 nodes n\[2-3\]' "$tmp/hetplan.out"; then ok
+	else bad "plan in the het job: $(tail -n 4 "$tmp/hetplan.out")"; fi
+	if [ "$(cat "$tmp/het.rc")" = 2 ] && [ ! -e "$tmp/het" ] &&
+		grep -q "a heterogeneous Slurm job (SLURM_HET_SIZE=2): srun cannot place" "$tmp/het.err"; then ok
+	else bad "run in the het job: exit $(cat "$tmp/het.rc"): $(cat "$tmp/het.err")"; fi
 fi
 
 # --- e. tear-down leaves nothing -----------------------------------------------------------------

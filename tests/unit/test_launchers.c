@@ -209,9 +209,27 @@ static void programs(void **state)
 	assert_string_equal(hl_mpi_runtime(&cfg), "lib/hetlaunch/openmpi/libhetlaunch-rt.so");
 }
 
+/* A heterogeneous job is refused, with the reason; a plain job is not. */
+static void het_job_refused(void **state)
+{
+	(void)state;
+	char msg[512];
+	unsetenv("SLURM_HET_SIZE");
+	assert_int_equal(hl_slurm_het_refused(msg, sizeof msg), 0);
+	setenv("SLURM_HET_SIZE", "1", 1);
+	assert_int_equal(hl_slurm_het_refused(msg, sizeof msg), 0);
+	setenv("SLURM_HET_SIZE", "2", 1);
+	assert_int_equal(hl_slurm_het_refused(msg, sizeof msg), 1);
+	assert_non_null(strstr(msg, "heterogeneous Slurm job (SLURM_HET_SIZE=2)"));
+	assert_non_null(strstr(msg, "SLURM_HOSTFILE is refused"));
+	assert_true(strlen(msg) < sizeof msg - 1);   /* not cut */
+	unsetenv("SLURM_HET_SIZE");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(het_job_refused),
 		cmocka_unit_test(srun_command),
 		cmocka_unit_test(srun_refuses),
 		cmocka_unit_test(slurm_wanted),
