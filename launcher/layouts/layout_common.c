@@ -41,6 +41,9 @@ void hl_layout_text_predicted(const hl_plan *pl, const hl_layout_labels *l, FILE
 hl_dense_model hl_dense_speedup(const hl_plan *pl, double *speedup)
 {
 	const hl_config *cfg = pl->cfg;
+	int network;
+	if (hl_auto_speedup(pl, speedup, &network))   /* layout: auto's one baseline */
+		return network ? HL_MODEL_SECONDS : HL_MODEL_STEP;
 	if (hl_seconds_network(cfg) && pl->seconds[0] > 0 && pl->seconds[1] > 0) {
 		*speedup = pl->seconds[1] / pl->seconds[0];
 		return HL_MODEL_SECONDS;
@@ -64,7 +67,9 @@ const char *hl_dense_model_name(hl_dense_model m)
 /* What the model is, in a few words, for the plan's text. */
 static const char *model_words(const hl_plan *pl, hl_dense_model m)
 {
-	int one_d = pl->slice.pattern != NULL;
+	double x;
+	int network;   /* layout: auto's speedup is its comparison's, 2d's words */
+	int one_d = pl->slice.pattern != NULL && !hl_auto_speedup(pl, &x, &network);
 	if (m == HL_MODEL_SECONDS)
 		return hl_seconds_speeds(pl->cfg) == HL_SPEEDS_EMULATED
 		       ? "seconds at the emulated speeds and network"

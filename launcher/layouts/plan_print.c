@@ -30,6 +30,7 @@ static void seconds_text(const hl_plan *pl, FILE *out)
 void hl_plan_print_text(const hl_plan *pl, FILE *out)
 {
 	pl->cfg->layout->print_text(pl, out);
+	hl_host_summary_text(pl, out);
 	hl_auto_print_text(pl, out);
 	seconds_text(pl, out);
 	if (pl->cfg->layout->speedup_model)

@@ -492,9 +492,53 @@ import json, sys; a = json.load(sys.stdin)["layout_auto"]
 assert a["chosen"] == "2d" and a["units"] == "s" and a["2d"] < a["1d"], a' \
 	&& ok || bad "layout: auto does not keep 2d on configs/today-cluster.yaml"
 "$HETLAUNCH" plan tests/cli/good/auto-1d.yaml >"$tmp/auto1.txt" &&
-grep -q '^layout: auto kept 1d: predicted seconds' "$tmp/auto1.txt" &&
+grep -q '^layout: auto kept 1d: the predicted time of the whole LU' "$tmp/auto1.txt" &&
 grep -q '^  1d is [0-9.]* x faster$' "$tmp/auto1.txt" \
 	&& ok || bad "layout: auto does not keep 1d on tests/cli/good/auto-1d.yaml"
+# One baseline for every predicted speedup of a file (layout: auto): the
+# kept plan's speedup in the comparison equals the plan's one speedup line,
+# and both are baseline / kept in the plan document.
+for f in configs/department-cluster.yaml configs/today-cluster.yaml tests/cli/good/auto-1d.yaml; do
+	"$HETLAUNCH" plan "$f" >"$tmp/ob.txt" && "$HETLAUNCH" plan --json "$f" >"$tmp/ob.json" &&
+	python3 - "$tmp/ob.txt" "$tmp/ob.json" <<'PY' && ok || bad "$f: more than one baseline for its speedups"
+import json, re, sys
+text = open(sys.argv[1]).read(); d = json.load(open(sys.argv[2]))
+a = d["layout_auto"]; kept = a["chosen"]
+want = a["baseline"] / a[kept]
+assert abs(d["predicted_speedup"]["value"] - want) < 1e-9 * want, (d["predicted_speedup"], want)
+rows = dict(re.findall(r"^  (1d|2d) .* speedup ([0-9.]+) over the baseline$", text, re.M))
+line = re.search(r"^Predicted speedup over the baseline: ([0-9.]+) ", text, re.M).group(1)
+assert rows[kept] == line == "%.2f" % want, (rows, line, want)
+assert re.search(r"^  baseline .* \(the one baseline: %s's, " % kept, text, re.M), text
+assert a["network"] or "not seconds" in text, "relative units called seconds"
+PY
+done
+# The processes per host: the summary's counts are the plan document's
+# ranks per host, the dropped hosts are those without one, and alike hosts
+# with unequal counts are named with a why (1d: with the cost of equal ones).
+for f in configs/department-cluster.yaml tests/cli/good/hosts-1d.yaml; do
+	"$HETLAUNCH" plan "$f" >"$tmp/hs.txt" && "$HETLAUNCH" plan --json "$f" >"$tmp/hs.json" &&
+	python3 - "$tmp/hs.txt" "$tmp/hs.json" <<'PY' && ok || bad "$f: the processes per host disagree with its ranks"
+import collections, json, re, sys
+text = open(sys.argv[1]).read(); d = json.load(open(sys.argv[2]))
+per = collections.Counter(r["host"] for r in d["ranks"])
+sec = text.split("\nProcesses per host (", 1)[1].split("\n\n", 1)[0]
+assert sec.startswith("%d ranks on 288 cores of 10 hosts" % len(d["ranks"])), sec[:60]
+seen = {}
+for m in re.finditer(r"^  (\w+)(?:\.\.(\w+))?\s+(\d+)\s+[0-9.]+\s+(\d+)  ", sec, re.M):
+    a, b, procs = m.group(1), m.group(2), int(m.group(4))
+    names = [a] if not b else [a[:-1] + str(k) for k in range(int(a[-1]), int(b[-1]) + 1)]
+    for h in names:
+        seen[h] = procs
+assert len(seen) == 10 and all(seen[h] == per.get(h, 0) for h in seen), (seen, per)
+dropped = sorted(h for h in seen if seen[h] == 0)
+if dropped:
+    assert "dropped (no process): " + ", ".join(dropped) in sec, sec
+if per["new1"] != per["new2"]:
+    assert "alike hosts, unequal counts:" in sec and "why:" in sec, sec
+    assert d["layout"] != "1d" or "cost of equal counts" in sec, sec
+PY
+done
 # A plan of hundreds of cores fits a page: a count: entry's identical
 # processors on one line; plan --full prints every table whole.
 "$HETLAUNCH" plan configs/today-cluster.yaml >"$tmp/tc.txt" &&
