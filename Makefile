@@ -324,9 +324,10 @@ $(OBJ)/tests/unit/test_placement: $(OBJ)/tests/unit/test_placement.o \
 		$(OBJ)/launcher/launch/placement.o $(OBJ)/launcher/util/json.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
-# test_launchers links the srun and mpirun command makers (and the testers' paths).
+# test_launchers links the srun and mpirun command makers, the allocation's
+# node list (and the testers' paths).
 $(OBJ)/tests/unit/test_launchers: $(OBJ)/tests/unit/test_launchers.o \
-		$(OBJ)/launcher/launch/slurm.o $(OBJ)/launcher/launch/openmpi.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/kernels/hpl.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
+		$(OBJ)/launcher/launch/slurm.o $(OBJ)/launcher/launch/nodelist.o $(OBJ)/launcher/launch/openmpi.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/kernels/hpl.o $(OBJ)/launcher/util/fsutil.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
 # test_balance links compare's picture and what it calls (host groups, spawn, files).

@@ -650,6 +650,12 @@ static int job_ranks(job_state *j)
 	run->nprow = j->ranks.nprow;
 	run->npcol = j->ranks.npcol;
 	run->nranks = j->ranks.nranks;
+	/* Inside an allocation the ranks can run only on its nodes: a host
+	 * outside it is refused here, before anything is written or started. */
+	int st = hl_slurm_check_allocation(j->cfg, j->ranks.machine, j->ranks.nranks, j->err,
+	                                   sizeof j->err);
+	if (st)
+		return fail(run, st, "%s", st == 1 ? "out of memory" : j->err);
 	if (hl_placement_init(&run->placement, j->cfg, &j->ranks, j->cfg->emulate) < 0)
 		return fail(run, 1, "out of memory");
 	return 0;

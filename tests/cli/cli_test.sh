@@ -495,6 +495,30 @@ assert a["chosen"] == "2d" and a["units"] == "s" and a["2d"] < a["1d"], a' \
 grep -q '^layout: auto kept 1d: the predicted time of the whole LU' "$tmp/auto1.txt" &&
 grep -q '^  1d is [0-9.]* x faster$' "$tmp/auto1.txt" \
 	&& ok || bad "layout: auto does not keep 1d on tests/cli/good/auto-1d.yaml"
+# Inside a Slurm allocation whose nodes are not the plan's hosts, run,
+# run --dry-run and compare refuse: exit 2, the missing hosts named in list
+# order, nothing written or started.  An allocation that holds them passes.
+mkdir -p "$tmp/alloc"
+for cmd in "run --dry-run" "run --quiet" "compare --quiet"; do
+	(cd "$tmp/alloc" && SLURM_JOB_NODELIST='c[001-010]' timeout 60 "$abs_hl" $cmd \
+		"$OLDPWD/configs/department-cluster.yaml" >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ -z "$(ls -A "$tmp/alloc")" ] &&
+	   grep -qF "the Slurm allocation (SLURM_JOB_NODELIST=c[001-010]) lacks the plan's hosts: old1, old2, old3, old4, mid1, mid2, mid3, mid4, new1, new2 (10 hosts" "$tmp/err"; then
+		ok
+	else
+		bad "$cmd in allocation c[001-010]: exit $rc, files: $(ls -A "$tmp/alloc"), $(head -3 "$tmp/err")"
+	fi
+	rm -rf "${tmp:?}/alloc/"*
+done
+SLURM_JOB_NODELIST='old[1-4],mid[1-4],new1' "$HETLAUNCH" run --dry-run --out "$tmp/alloc/d" \
+	configs/department-cluster.yaml >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qF "lacks the plan's hosts: new2 (1 host:" "$tmp/err" && [ ! -e "$tmp/alloc/d" ] \
+	&& ok || bad "allocation without new2: exit $rc: $(head -3 "$tmp/err")"
+SLURM_JOB_NODELIST='old[1-4],mid[1-4],new[1-2]' "$HETLAUNCH" run --dry-run --out "$tmp/alloc/d" \
+	configs/department-cluster.yaml >/dev/null 2>"$tmp/err" && [ -s "$tmp/alloc/d/plan.json" ] \
+	&& ok || bad "an allocation holding the plan's hosts was refused: $(head -3 "$tmp/err")"
 # One baseline for every predicted speedup of a file (layout: auto): the
 # kept plan's speedup in the comparison equals the plan's one speedup line,
 # and both are baseline / kept in the plan document.

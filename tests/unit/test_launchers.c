@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "../../launcher/launch/openmpi.h"
+#include "../../launcher/launch/nodelist.h"
 #include "../../launcher/launch/slurm.h"
 
 static char *hydra[] = {
@@ -209,6 +210,72 @@ static void programs(void **state)
 	assert_string_equal(hl_mpi_runtime(&cfg), "lib/hetlaunch/openmpi/libhetlaunch-rt.so");
 }
 
+/* The allocation's node list: what hl_slurm_nodelist_hosts makes of
+ * Slurm's compressed forms, and what it refuses. */
+static void expect_hosts(const char *list, const char *want)
+{
+	char **h = NULL, got[512] = "";
+	size_t n = 0;
+	assert_int_equal(hl_slurm_nodelist_hosts(list, &h, &n), 0);
+	for (size_t i = 0; i < n; i++) {
+		strcat(got, i ? " " : "");
+		strcat(got, h[i]);
+	}
+	assert_null(h[n]);
+	assert_string_equal(got, want);
+	hl_slurm_hosts_free(h);
+}
+
+static void nodelist(void **state)
+{
+	(void)state;
+	expect_hosts("c[001-003]", "c001 c002 c003");
+	expect_hosts("old[1-2],mid4,new[1-2]", "old1 old2 mid4 new1 new2");
+	expect_hosts("n[8-10,17]", "n8 n9 n10 n17");
+	expect_hosts("n[08-10]", "n08 n09 n10");
+	expect_hosts("rack[1-2]-n[1-2]", "rack1-n1 rack1-n2 rack2-n1 rack2-n2");
+	expect_hosts("gpu-a,gpu-b", "gpu-a gpu-b");
+	static const char *const bad[] = { "", "c[1-", "c[3-1]", "c[]", "c[a-b]", "a,,b", "c]1[",
+	                                   "c[1-2", "c[0-100000000]" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char **h = (char **)1;
+		size_t n = 7;
+		assert_int_equal(hl_slurm_nodelist_hosts(bad[i], &h, &n), -1);
+		assert_ptr_equal(h, (char **)1);   /* nothing handed out */
+	}
+}
+
+/* Inside an allocation the plan's hosts must be its nodes: the missing
+ * ones named in list order, once each; localhost, emulate: and mpiexec:
+ * are not checked. */
+static void allocation(void **state)
+{
+	(void)state;
+	hl_machine m[4] = { { .name = "a.0", .host = "old1" }, { .name = "a.1", .host = "old1" },
+		            { .name = "b", .host = "new2" }, { .name = "c", .host = "localhost" } };
+	hl_config cfg = { .file = "x.yaml", .machines = m, .nmachines = 4 };
+	size_t ranks[5] = { 2, 0, 1, 3, 2 };
+	char err[512];
+	unsetenv("SLURM_JOB_NODELIST");
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks, 5, err, sizeof err), 0);
+	setenv("SLURM_JOB_NODELIST", "c[001-010]", 1);
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks, 5, err, sizeof err), 2);
+	assert_non_null(strstr(err, "x.yaml: the Slurm allocation (SLURM_JOB_NODELIST=c[001-010]) "
+	                            "lacks the plan's hosts: old1, new2 (2 hosts"));
+	setenv("SLURM_JOB_NODELIST", "old1,new[1-2]", 1);
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks, 5, err, sizeof err), 0);
+	setenv("SLURM_JOB_NODELIST", "old1", 1);
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks, 5, err, sizeof err), 2);
+	assert_non_null(strstr(err, "hosts: new2 (1 host:"));
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks + 1, 2, err, sizeof err), 0);   /* old1 only */
+	setenv("SLURM_JOB_NODELIST", "c[1-", 1);
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks, 5, err, sizeof err), 2);
+	assert_non_null(strstr(err, "not a node list hetlaunch can read"));
+	cfg.emulate = 1;
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks, 5, err, sizeof err), 0);
+	unsetenv("SLURM_JOB_NODELIST");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +286,8 @@ int main(void)
 		cmocka_unit_test(mpirun_command),
 		cmocka_unit_test(mpirun_failures),
 		cmocka_unit_test(programs),
+		cmocka_unit_test(nodelist),
+		cmocka_unit_test(allocation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
