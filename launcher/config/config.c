@@ -1229,6 +1229,15 @@ static int check_hpl_keys(diag *d, hl_config *cfg, const top_keys *t)
 	return rc;
 }
 
+hl_kernel hl_config_model(const hl_config *cfg)
+{
+	if (cfg->kernel != HL_KERNEL_EXEC)
+		return cfg->kernel;
+	static const hl_kernel models[] = { HL_KERNEL_EXEC, HL_KERNEL_LU, HL_KERNEL_QR,
+	                                    HL_KERNEL_CHOL, HL_KERNEL_MM };
+	return models[cfg->model];
+}
+
 /* The keys that depend on kernel: (tester:, a key of one kernel such as
  * args:, layout:, program:). */
 static int check_kernel_keys(diag *d, const yt_node *root, hl_config *cfg,
@@ -1256,6 +1265,13 @@ static int check_kernel_keys(diag *d, const yt_node *root, hl_config *cfg,
 	}
 	if (cfg->kernel == HL_KERNEL_EXEC && given(t, "program") == NULL) {
 		diag_error(d, root->line, root->col, "kernel: exec needs program:");
+		rc = -1;
+	}
+	const yt_node *model = given(t, "model");   /* the dense layouts' models only */
+	if (model && strcmp(cfg->layout->name, "1d") != 0 && strcmp(cfg->layout->name, "2d") != 0 &&
+	    strcmp(cfg->layout->name, "auto") != 0) {
+		diag_error(d, model->line, model->col, "model is for layout: 1d, 2d or auto "
+		           "(this file is layout: %s)", cfg->layout->name);
 		rc = -1;
 	}
 	return check_hpl_keys(d, cfg, t) < 0 ? -1 : rc;

@@ -31,6 +31,8 @@
 
 static const char *const TESTERS[] = { "driver", "stock", NULL };
 static const char *const MPIS[] = { "mpich", "openmpi", NULL };
+/* in hl_kernel's order after none: config.c's hl_config_model */
+static const char *const MODELS[] = { "none", "lu", "qr", "chol", "mm", NULL };
 static const char *const HOST_EXTRA[] = { ":", NULL };
 static const char *const NETWORKS[] = { "switch", "bus", "links", NULL };
 static const char *const CLOCKS[] = { "real", "virtual", NULL };
@@ -74,6 +76,8 @@ const hl_key_def hl_keys[] = {
 	    "the program to run (required by kernel: exec)"),
 	{ HL_KS_TOP, "args", HL_KT_STRINGS, NULL, "exec", 0, 0, NULL, 0, "none",
 	  "the program's arguments" },
+	{ HL_KS_TOP, "model", HL_KT_ENUM, NULL, "exec", 0, 0, MODELS, CFG(model), "none",
+	  "the algorithm the program follows, for the predictions and layout: auto (1d, 2d)" },
 	TOP("emulate", HL_KT_EMULATE, 0, 0, NULL, 0, "false",
 	    "run every machine on this computer at its speed (the emulate: keys below)"),
 	TOP("latency_us", HL_KT_NUMBER, 0, 0, NULL, CFG(latency_us), "none",

@@ -111,6 +111,10 @@ int hl_plan_name_width(const hl_config *cfg);
 
 /* ---- words the rows print alike (layout_common.c) ------------------------ */
 
+/* The plan text's first line: the run's name and file, and for kernel:
+ * exec the model: its predictions follow. */
+void hl_layout_text_title(const hl_plan *pl, FILE *out);
+
 /* One entry of the plan document's "ranks": opens the object and writes
  * rank, machine and host; the row adds its own keys and closes it. */
 void hl_layout_json_rank_open(jw *w, size_t rank, const hl_machine *m);

@@ -65,8 +65,9 @@ static double plan_one(const hl_config *cfg, const hl_layout_ops *row, hl_config
 	} else {
 		s = pick->relative ? hl_model_seconds(pl, 0, HL_SPEEDS_RELATIVE) : pl->seconds[0];
 		if (!(s > 0))
-			snprintf(pick->why, sizeof pick->why, "layout %s: no prediction (kernel %s, or "
-			         "too large to model)", row->name, hl_kernel_name(cfg->kernel));
+			snprintf(pick->why, sizeof pick->why, "layout %s: no prediction (%s, or too "
+			         "large to model)", row->name, cfg->kernel == HL_KERNEL_EXEC && !cfg->model
+			         ? "kernel exec without model:" : "no seconds model of this kernel");
 	}
 	diag_free(&scratch);
 	return s;
@@ -149,8 +150,10 @@ void hl_auto_print_text(const hl_plan *pl, FILE *out)
 	if (a == NULL)
 		return;
 	int two = a->cfg.layout == &hl_layout_2d;
-	fprintf(out, "\nlayout: auto kept %s: the predicted time of the whole LU, step by step, %s\n",
-	        a->cfg.layout->name, a->network ? "in seconds, network included"
+	hl_kernel model = hl_config_model(&a->cfg);
+	fprintf(out, "\nlayout: auto kept %s: the predicted time of the whole %s, step by step, %s\n",
+	        a->cfg.layout->name, model == HL_KERNEL_QR ? "QR" : model == HL_KERNEL_MM ? "product" : "LU",
+	        a->network ? "in seconds, network included"
 	        : "at the relative speeds\n  1/cycle_time, no network given, in Mflop at speed 1 "
 	          "(the time a machine of speed 1,\n  cycle_time 1, takes for 10^6 flop: not seconds)");
 	if (a->base > 0)

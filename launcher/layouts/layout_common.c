@@ -8,6 +8,16 @@
 #include "layout.h"
 #include "lu_predict.h"
 
+void hl_layout_text_title(const hl_plan *pl, FILE *out)
+{
+	const hl_config *cfg = pl->cfg;
+	fprintf(out, "hetlaunch plan: %s (%s)", cfg->name, cfg->file);
+	if (cfg->kernel == HL_KERNEL_EXEC)   /* what every prediction below assumes */
+		fprintf(out, ", kernel exec, model: %s", cfg->model ?
+		        hl_kernel_name(hl_config_model(cfg)) : "none (no algorithm to predict by)");
+	fputc('\n', out);
+}
+
 void hl_layout_json_rank_open(jw *w, size_t rank, const hl_machine *m)
 {
 	jw_obj(w);
@@ -49,7 +59,11 @@ hl_dense_model hl_dense_speedup(const hl_plan *pl, double *speedup)
 		return HL_MODEL_SECONDS;
 	}
 	/* 1d's step model is LU's; a product's blocks all stay to the end */
-	int step = pl->slice.pattern == NULL || !hl_kernel_row(cfg->kernel, cfg->stock)->order_free;
+	/* 1d's step model is LU's; a product's blocks all stay to the end; a
+	 * program of no model has no steps to model */
+	int step = (pl->slice.pattern == NULL ||
+	            !hl_kernel_row(hl_config_model(cfg), cfg->stock)->order_free) &&
+	           hl_config_model(cfg) != HL_KERNEL_EXEC;
 	if (step && pl->lu_hetero > 0 && pl->lu_cyclic > 0) {
 		*speedup = pl->lu_cyclic / pl->lu_hetero;
 		return HL_MODEL_STEP;

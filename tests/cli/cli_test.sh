@@ -519,6 +519,20 @@ rc=$?
 SLURM_JOB_NODELIST='old[1-4],mid[1-4],new[1-2]' "$HETLAUNCH" run --dry-run --out "$tmp/alloc/d" \
 	configs/department-cluster.yaml >/dev/null 2>"$tmp/err" && [ -s "$tmp/alloc/d/plan.json" ] \
 	&& ok || bad "an allocation holding the plan's hosts was refused: $(head -3 "$tmp/err")"
+# kernel: exec with model: plans layout: auto with that model and names it
+# on the plan's first line; without model: nothing is predicted step by
+# step (no "LU of M column blocks"), and auto says why 2d was not compared.
+"$HETLAUNCH" plan tests/cli/good/exec-model.yaml >"$tmp/em.txt" &&
+head -1 "$tmp/em.txt" | grep -q ', kernel exec, model: qr$' &&
+grep -q '^layout: auto kept [12]d: the predicted time of the whole QR' "$tmp/em.txt" &&
+grep -q '^  2d .* speedup [0-9.]* over the baseline$' "$tmp/em.txt" \
+	&& ok || bad "exec with model: qr: $(head -3 "$tmp/em.txt")"
+sed '/^model:/d' tests/cli/good/exec-model.yaml >"$tmp/em-none.yaml"
+"$HETLAUNCH" plan "$tmp/em-none.yaml" >"$tmp/em.txt" &&
+head -1 "$tmp/em.txt" | grep -q ', kernel exec, model: none (no algorithm to predict by)$' &&
+! grep -q 'LU of M' "$tmp/em.txt" && grep -q 'kernel exec without model:' "$tmp/em.txt" &&
+grep -q '^Predicted speedup over the baseline: .*steady state' "$tmp/em.txt" \
+	&& ok || bad "exec without model: $(cat "$tmp/em.txt" | head -40)"
 # One baseline for every predicted speedup of a file (layout: auto): the
 # kept plan's speedup in the comparison equals the plan's one speedup line,
 # and both are baseline / kept in the plan document.
