@@ -341,6 +341,11 @@ $(OBJ)/tests/unit/test_balance: $(OBJ)/tests/unit/test_balance.o \
 $(OBJ)/tests/unit/test_testers: $(OBJ)/tests/unit/test_testers.o $(OBJ)/launcher/kernels/testers.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
+# test_exec_result links exec's result reader and the testers' parser (its data: tests/data/).
+$(OBJ)/tests/unit/test_exec_result: $(OBJ)/tests/unit/test_exec_result.o \
+		$(OBJ)/launcher/kernels/exec_result.o $(OBJ)/launcher/kernels/testers.o $(LIBVPROC_A)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
+
 # test_hpl links kernel hpl's input and output and exec's inputs (its data: tests/data/).
 $(OBJ)/tests/unit/test_hpl: $(OBJ)/tests/unit/test_hpl.o $(OBJ)/launcher/kernels/hpl.o \
 		$(OBJ)/launcher/kernels/inputs.o $(OBJ)/launcher/kernels/testers.o $(LIBVPROC_A)
@@ -391,6 +396,7 @@ e2e: all
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/e2e/vclock_test.sh
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/e2e/trace_test.sh
 	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) OBJ=$(OBJ) tests/e2e/skip_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/e2e/exec_tester_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/predict_test.sh
 	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/e2e/mmm_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/hpl_test.sh

@@ -11,6 +11,7 @@
 
 #include "diag.h"
 #include "hpl.h"
+#include "exec_result.h"
 #include "kernels.h"
 
 typedef struct { size_t line, col; } hl_loc;
@@ -96,6 +97,7 @@ typedef struct {
 	size_t *sizes;           /* n: N or n: [N1, N2, ...], in the file's order */
 	size_t nsizes;
 	int stock;               /* tester: stock (Debian's testers, kernels.h) */
+	hl_result_patterns result; /* kernel: exec's result: (NULL: not given) */
 	int model;               /* kernel: exec's model: (keys.c's MODELS): 0 none,
 	                          * else 1 + the hl_kernel its program follows */
 	size_t max_procs;        /* cap on virtual processes when we choose B */

@@ -28,6 +28,7 @@
 #define CFG(f) offsetof(hl_config, f)
 #define HPLS(f) offsetof(hl_hpl_settings, f)
 #define EMU(f) offsetof(hl_emulation, f)
+#define RES(f) offsetof(hl_result_patterns, f)
 
 static const char *const TESTERS[] = { "driver", "stock", NULL };
 static const char *const MPIS[] = { "mpich", "openmpi", NULL };
@@ -95,6 +96,8 @@ const hl_key_def hl_keys[] = {
 	  "0.8", "n: auto: the fraction of each process's memory the matrix may fill (at most 1)" },
 	{ HL_KS_TOP, "inputs", HL_KT_CUSTOM, NULL, "exec", 0, 0, NULL, 0, "none",
 	  "files written into the run directory before each run (the inputs: keys below)" },
+	{ HL_KS_TOP, "result", HL_KT_CUSTOM, NULL, "exec", 0, 0, NULL, 0, "the stock testers' lines",
+	  "how to read the program's own time and verdict (the result: keys below)" },
 	/* the top level, the layouts' own (layout.h) */
 	OWN("B", HL_KT_SIZE, "1d auto", 1, 100000000, NULL, "chosen",
 	    "virtual processes in one slice (002 s2)"),
@@ -206,6 +209,12 @@ const hl_key_def hl_keys[] = {
 	  "template)" },
 	{ HL_KS_INPUTS, "template", HL_KT_STRING, NULL, "exec", 0, 0, NULL, 0, "",
 	  "a file whose text it is (relative to the YAML file's directory)" },
+	{ HL_KS_RESULT, "time", HL_KT_STRING, NULL, "exec", 0, 0, NULL, RES(time), "none",
+	  "a regular expression (POSIX extended) of a line with the program's time: group 1 the seconds" },
+	{ HL_KS_RESULT, "passed", HL_KT_STRING, NULL, "exec", 0, 0, NULL, RES(passed), "none",
+	  "a regular expression of a line that says the run passed (one is then required)" },
+	{ HL_KS_RESULT, "failed", HL_KT_STRING, NULL, "exec", 0, 0, NULL, RES(failed), "none",
+	  "a regular expression of a line that says the run failed" },
 	/* layout ring's links: mapping (read by layout_ring.c) */
 	{ HL_KS_LINKS, "default", HL_KT_CUSTOM, "ring", NULL, 0, 0, NULL, 0, "",
 	  "the cost of every link not in pairs (a number >= 0)" },
@@ -258,7 +267,7 @@ void hl_key_list(char *buf, size_t len, hl_key_section s, const char *layout)
 /* ---------------------------------------------------------- hetlaunch keys */
 
 static const char *const SECTION_NAMES[] = { "top level", "machines: entry", "emulate:",
-	                                     "links:", "hpl:", "inputs: entry" };
+	                                     "links:", "hpl:", "inputs: entry", "result:" };
 
 /* The words of a row's values, joined by sep: its enum, or the registry's. */
 static void values_words(char *buf, size_t len, const hl_key_def *k, const char *sep)

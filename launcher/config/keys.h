@@ -15,9 +15,9 @@
 
 /* Where a key is: the top level, a machines: entry, the emulate: mapping,
  * layout ring's links: mapping, kernel hpl's hpl: mapping, an inputs:
- * entry (kernel exec). */
+ * entry and the result: mapping (kernel exec). */
 typedef enum { HL_KS_TOP, HL_KS_MACHINE, HL_KS_EMULATE, HL_KS_LINKS, HL_KS_HPL,
-	       HL_KS_INPUTS } hl_key_section;
+	       HL_KS_INPUTS, HL_KS_RESULT } hl_key_section;
 
 typedef enum {
 	HL_KT_SIZE,      /* an integer in [lo, hi] */
