@@ -334,7 +334,8 @@ $(OBJ)/tests/unit/test_placement: $(OBJ)/tests/unit/test_placement.o \
 		$(OBJ)/launcher/launch/placement.o $(OBJ)/launcher/util/json.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) -lm
 
-# test_launchers links the srun and mpirun command makers (and the testers' paths).
+# test_launchers links the srun and mpirun command makers, the allocation's
+# node list (and the testers' paths).
 $(OBJ)/tests/unit/test_launchers: $(OBJ)/tests/unit/test_launchers.o \
 		$(OBJ)/launcher/launch/slurm.o $(OBJ)/launcher/launch/openmpi.o $(OBJ)/launcher/kernels/testers.o $(OBJ)/launcher/kernels/kernels.o $(OBJ)/launcher/kernels/hpl.o $(OBJ)/launcher/util/fsutil.o \
 		$(OBJ)/launcher/util/hostlist.o $(OBJ)/launcher/config/nodes.o $(OBJ)/launcher/launch/spawn.o $(OBJ)/launcher/launch/joblog.o $(OBJ)/launcher/util/now.o $(LIBVPROC_A)
@@ -357,6 +358,11 @@ $(OBJ)/tests/unit/test_nodes: $(OBJ)/tests/unit/test_nodes.o $(OBJ)/launcher/con
 
 # test_testers links the module it tests (its data: tests/data/).
 $(OBJ)/tests/unit/test_testers: $(OBJ)/tests/unit/test_testers.o $(OBJ)/launcher/kernels/testers.o $(LIBVPROC_A)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
+
+# test_exec_result links exec's result reader and the testers' parser (its data: tests/data/).
+$(OBJ)/tests/unit/test_exec_result: $(OBJ)/tests/unit/test_exec_result.o \
+		$(OBJ)/launcher/kernels/exec_result.o $(OBJ)/launcher/kernels/testers.o $(LIBVPROC_A)
 	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) $(LAPACK_LIBS) $(GLPK_LIBS) -lm
 
 # test_hpl links kernel hpl's input and output and exec's inputs (its data: tests/data/).
@@ -409,6 +415,7 @@ e2e: all
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/e2e/vclock_test.sh
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/e2e/trace_test.sh
 	$(Q)HETLAUNCH=$(BIN) DRIVER=$(DRIVER) OBJ=$(OBJ) tests/e2e/skip_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/e2e/exec_tester_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/predict_test.sh
 	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/e2e/mmm_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/hpl_test.sh

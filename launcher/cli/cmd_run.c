@@ -22,6 +22,7 @@
 #include "report/report.h"
 #include "cli.h"
 #include "launch/run.h"
+#include "launch/slurm.h"
 
 enum { EXIT_JOB = 1, EXIT_USAGE = 2 };
 
@@ -252,12 +253,22 @@ static int compare_run(const hl_config *cfg, const hl_plan *plan, const hl_run_o
  * an emulation it cannot run refused before anything is written. */
 static int compare_precheck(const hl_config *cfg, const hl_plan *plan, hl_run_opts *o)
 {
-	char err[512];
-	hl_ranks r;
+	char err[1024];
+	hl_ranks r, base;
 	if (hl_ranks_from_plan(plan, &r) < 0)
 		return EXIT_JOB;
-	int rc = hl_run_precheck(cfg, r.nranks, o, err, sizeof err);
+	if (hl_ranks_cyclic(plan, &base) < 0) {
+		hl_ranks_free(&r);
+		return EXIT_JOB;
+	}
+	/* both runs' hosts in the allocation, before compare's directory */
+	int rc = hl_slurm_check_allocation(cfg, r.machine, r.nranks, err, sizeof err);
+	if (rc == 0)
+		rc = hl_slurm_check_allocation(cfg, base.machine, base.nranks, err, sizeof err);
+	if (rc == 0)
+		rc = hl_run_precheck(cfg, r.nranks, o, err, sizeof err);
 	hl_ranks_free(&r);
+	hl_ranks_free(&base);
 	if (rc)
 		fprintf(stderr, "hetlaunch: %s\n", rc == EXIT_JOB ? "out of memory" : err);
 	return rc;

@@ -1059,6 +1059,39 @@ static int load_hpl(diag *d, const yt_node *v, hl_hpl_settings *s)
 	return rc < 0 ? -1 : 0;
 }
 
+/* result: a mapping of the schema's result: keys, each a regular
+ * expression checked at its value (time: with a group for the seconds). */
+static int load_result(diag *d, const yt_node *v, hl_result_patterns *p)
+{
+	char allowed[256];
+	hl_key_list(allowed, sizeof allowed, HL_KS_RESULT, NULL);
+	if (v->kind != YT_MAP || v->n == 0) {
+		diag_error(d, v->line, v->col, "result: expected a mapping of %s", allowed);
+		return -1;
+	}
+	int rc = check_duplicate_keys(d, v);
+	for (size_t i = 0; i < v->n; i++) {
+		const yt_node *key = v->items[2 * i], *x = v->items[2 * i + 1];
+		const char *k = key->kind == YT_SCALAR ? key->value : "";
+		const hl_key_def *row = hl_key_find(HL_KS_RESULT, k);
+		char name[64], why[160];
+		snprintf(name, sizeof name, "result: %s", k);
+		if (row == NULL) {
+			diag_error(d, key->line, key->col, "result: unknown key \"%s\" (allowed: %s)", k,
+			           allowed);
+			rc = -1;
+		} else if ((free(*(char **)((char *)p + row->off)),   /* a duplicate's first */
+		            *(char **)((char *)p + row->off) = NULL, read_value(d, name, row, x, p)) < 0) {
+			rc = -1;
+		} else if (hl_result_pattern_check(*(char **)((char *)p + row->off),
+		                                   strcmp(k, "time") == 0, why, sizeof why) < 0) {
+			diag_error(d, x->line, x->col, "%s: %s", name, why);
+			rc = -1;
+		}
+	}
+	return rc < 0 ? -1 : 0;
+}
+
 /* A template's largest size: the YAML file's own. */
 #define TEMPLATE_MAX (64 << 20)
 
@@ -1119,9 +1152,11 @@ static int input_name(diag *d, const yt_node *v, char **out)
 	}
 	/* The run directory's own files: a host file replaced by an entry
 	 * would send the job to other hosts, a report or log replaced would
-	 * lie about the run. */
+	 * lie about the run.  A stock tester's input is hetlaunch's only under
+	 * tester: stock, never with inputs: (a tester run as kernel: exec
+	 * reads the deck the user's template makes). */
 	const char *owned = hl_rundir_owned(v->value);
-	if (owned) {
+	if (owned && !hl_rundir_tester_input(v->value)) {
 		diag_error(d, v->line, v->col, "inputs: file: \"%s\" is hetlaunch's own file in the "
 		           "run directory (%s): choose another name", v->value, owned);
 		return -1;
@@ -1513,8 +1548,9 @@ static int load_top_value(diag *d, const hl_key_def *row, const yt_node *v, hl_c
 	case HL_KT_EMULATE:
 		return load_top_emulate(d, v, cfg);
 	case HL_KT_CUSTOM:   /* the kernels' mappings */
-		return strcmp(row->name, "hpl") == 0 ? load_hpl(d, v, &cfg->hpl)
-		                                      : load_inputs(d, v, cfg);
+		return strcmp(row->name, "hpl") == 0      ? load_hpl(d, v, &cfg->hpl)
+		       : strcmp(row->name, "result") == 0 ? load_result(d, v, &cfg->result)
+		                                          : load_inputs(d, v, cfg);
 	default:
 		return read_value(d, row->name, row, v, cfg);
 	}
@@ -1605,6 +1641,15 @@ static int check_hpl_keys(diag *d, hl_config *cfg, const top_keys *t)
 	return rc;
 }
 
+hl_kernel hl_config_model(const hl_config *cfg)
+{
+	if (cfg->kernel != HL_KERNEL_EXEC)
+		return cfg->kernel;
+	static const hl_kernel models[] = { HL_KERNEL_EXEC, HL_KERNEL_LU, HL_KERNEL_QR,
+	                                    HL_KERNEL_CHOL, HL_KERNEL_MM };
+	return models[cfg->model];
+}
+
 /* The keys that depend on kernel: (tester:, a key of one kernel such as
  * args:, layout:, program:). */
 static int check_kernel_keys(diag *d, const yt_node *root, hl_config *cfg,
@@ -1632,6 +1677,13 @@ static int check_kernel_keys(diag *d, const yt_node *root, hl_config *cfg,
 	}
 	if (cfg->kernel == HL_KERNEL_EXEC && given(t, "program") == NULL) {
 		diag_error(d, root->line, root->col, "kernel: exec needs program:");
+		rc = -1;
+	}
+	const yt_node *model = given(t, "model");   /* the dense layouts' models only */
+	if (model && strcmp(cfg->layout->name, "1d") != 0 && strcmp(cfg->layout->name, "2d") != 0 &&
+	    strcmp(cfg->layout->name, "auto") != 0) {
+		diag_error(d, model->line, model->col, "model is for layout: 1d, 2d or auto "
+		           "(this file is layout: %s)", cfg->layout->name);
 		rc = -1;
 	}
 	return check_hpl_keys(d, cfg, t) < 0 ? -1 : rc;
@@ -1792,6 +1844,9 @@ void hl_config_free(hl_config *cfg)
 			free(cfg->mpiexec[i]);
 	free(cfg->mpiexec);
 	free(cfg->program);
+	free(cfg->result.time);
+	free(cfg->result.passed);
+	free(cfg->result.failed);
 	for (size_t i = 0; i < cfg->ninputs; i++) {
 		free(cfg->inputs[i].file);
 		free(cfg->inputs[i].text);

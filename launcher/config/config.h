@@ -13,6 +13,7 @@
 #include "kernels/hpl.h"
 #include "kernels/kernels.h"
 #include "nodes.h"
+#include "kernels/exec_result.h"
 
 typedef struct { size_t line, col; } hl_loc;
 
@@ -113,6 +114,9 @@ typedef struct {
 	size_t *sizes;           /* n: N or n: [N1, N2, ...], in the file's order */
 	size_t nsizes;
 	int stock;               /* tester: stock (Debian's testers, kernels.h) */
+	hl_result_patterns result; /* kernel: exec's result: (NULL: not given) */
+	int model;               /* kernel: exec's model: (keys.c's MODELS): 0 none,
+	                          * else 1 + the hl_kernel its program follows */
 	size_t max_procs;        /* cap on virtual processes when we choose B */
 	char *program;           /* NULL: the kernel's default */
 	char **args;             /* NULL-terminated; kernel exec */
@@ -168,5 +172,9 @@ double hl_config_emulation_tref(const hl_config *cfg);
 /* K of the emulation when emulate: mflops is given (a machine of cycle
  * time t runs at K / t Mflop/s, launcher/launch/emulation.c), else 0. */
 double hl_config_emulation_K(const hl_config *cfg);
+
+/* The algorithm the predictions model: the kernel's, or for kernel: exec
+ * the one model: names (HL_KERNEL_EXEC: none, nothing is predicted). */
+hl_kernel hl_config_model(const hl_config *cfg);
 
 #endif

@@ -28,9 +28,12 @@
 #define CFG(f) offsetof(hl_config, f)
 #define HPLS(f) offsetof(hl_hpl_settings, f)
 #define EMU(f) offsetof(hl_emulation, f)
+#define RES(f) offsetof(hl_result_patterns, f)
 
 static const char *const TESTERS[] = { "driver", "stock", NULL };
 static const char *const MPIS[] = { "mpich", "openmpi", NULL };
+/* in hl_kernel's order after none: config.c's hl_config_model */
+static const char *const MODELS[] = { "none", "lu", "qr", "chol", "mm", NULL };
 static const char *const HOST_EXTRA[] = { ":[],", NULL };
 static const char *const NETWORKS[] = { "switch", "bus", "links", NULL };
 static const char *const CLOCKS[] = { "real", "virtual", NULL };
@@ -75,6 +78,8 @@ const hl_key_def hl_keys[] = {
 	    "the program to run (required by kernel: exec)"),
 	{ HL_KS_TOP, "args", HL_KT_STRINGS, NULL, "exec", 0, 0, NULL, 0, "none",
 	  "the program's arguments" },
+	{ HL_KS_TOP, "model", HL_KT_ENUM, NULL, "exec", 0, 0, MODELS, CFG(model), "none",
+	  "the algorithm the program follows, for the predictions and layout: auto (1d, 2d)" },
 	TOP("emulate", HL_KT_EMULATE, 0, 0, NULL, 0, "false",
 	    "run every machine on this computer at its speed (the emulate: keys below)"),
 	TOP("latency_us", HL_KT_NUMBER, 0, 0, NULL, CFG(latency_us), "none",
@@ -92,6 +97,8 @@ const hl_key_def hl_keys[] = {
 	  "0.8", "n: auto: the fraction of each process's memory the matrix may fill (at most 1)" },
 	{ HL_KS_TOP, "inputs", HL_KT_CUSTOM, NULL, "exec", 0, 0, NULL, 0, "none",
 	  "files written into the run directory before each run (the inputs: keys below)" },
+	{ HL_KS_TOP, "result", HL_KT_CUSTOM, NULL, "exec", 0, 0, NULL, 0, "the stock testers' lines",
+	  "how to read the program's own time and verdict (the result: keys below)" },
 	/* the top level, the layouts' own (layout.h) */
 	OWN("B", HL_KT_SIZE, "1d auto", 1, 100000000, NULL, "chosen",
 	    "virtual processes in one slice (002 s2)"),
@@ -219,6 +226,12 @@ const hl_key_def hl_keys[] = {
 	  "the nodes of this component of a heterogeneous job" },
 	{ HL_KS_SLURM, "optional", HL_KT_BOOL, NULL, NULL, 0, 0, NULL, 0, "false",
 	  "true: a type that got no node is left out instead of refused" },
+	{ HL_KS_RESULT, "time", HL_KT_STRING, NULL, "exec", 0, 0, NULL, RES(time), "none",
+	  "a regular expression (POSIX extended) of a line with the program's time: group 1 the seconds" },
+	{ HL_KS_RESULT, "passed", HL_KT_STRING, NULL, "exec", 0, 0, NULL, RES(passed), "none",
+	  "a regular expression of a line that says the run passed (one is then required)" },
+	{ HL_KS_RESULT, "failed", HL_KT_STRING, NULL, "exec", 0, 0, NULL, RES(failed), "none",
+	  "a regular expression of a line that says the run failed" },
 	/* layout ring's links: mapping (read by layout_ring.c) */
 	{ HL_KS_LINKS, "default", HL_KT_CUSTOM, "ring", NULL, 0, 0, NULL, 0, "",
 	  "the cost of every link not in pairs (a number >= 0)" },
@@ -271,7 +284,8 @@ void hl_key_list(char *buf, size_t len, hl_key_section s, const char *layout)
 /* ---------------------------------------------------------- hetlaunch keys */
 
 static const char *const SECTION_NAMES[] = { "top level", "machines: entry", "emulate:",
-	                                     "links:", "hpl:", "inputs: entry", "slurm:" };
+	                                     "links:", "hpl:", "inputs: entry", "slurm:",
+	                                     "result:" };
 
 /* The words of a row's values, joined by sep: its enum, or the registry's. */
 static void values_words(char *buf, size_t len, const hl_key_def *k, const char *sep)

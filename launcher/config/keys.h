@@ -15,9 +15,10 @@
 
 /* Where a key is: the top level, a machines: entry, the emulate: mapping,
  * layout ring's links: mapping, kernel hpl's hpl: mapping, an inputs:
- * entry (kernel exec), a machines: entry's slurm: mapping (a node type). */
+ * entry and the result: mapping (kernel exec), a machines: entry's slurm:
+ * mapping (a node type). */
 typedef enum { HL_KS_TOP, HL_KS_MACHINE, HL_KS_EMULATE, HL_KS_LINKS, HL_KS_HPL,
-	       HL_KS_INPUTS, HL_KS_SLURM } hl_key_section;
+	       HL_KS_INPUTS, HL_KS_SLURM, HL_KS_RESULT } hl_key_section;
 
 typedef enum {
 	HL_KT_SIZE,      /* an integer in [lo, hi] */

@@ -29,6 +29,7 @@
 #include "openmpi.h"
 #include "run.h"
 #include "slurm.h"
+#include "kernels/exec_result.h"
 
 #define DEFAULT_MPIEXEC "mpiexec.hydra"
 
@@ -405,6 +406,12 @@ static int job_ranks(job_state *j)
 	run->nprow = j->ranks.nprow;
 	run->npcol = j->ranks.npcol;
 	run->nranks = j->ranks.nranks;
+	/* Inside an allocation the ranks can run only on its nodes: a host
+	 * outside it is refused here, before anything is written or started. */
+	int st = hl_slurm_check_allocation(j->cfg, j->ranks.machine, j->ranks.nranks, j->err,
+	                                   sizeof j->err);
+	if (st)
+		return fail(run, st, "%s", st == 1 ? "out of memory" : j->err);
 	if (hl_placement_init(&run->placement, j->cfg, &j->ranks, j->cfg->emulate) < 0)
 		return fail(run, 1, "out of memory");
 	return 0;
@@ -975,6 +982,44 @@ static void job_rank_times(job_state *j)
 }
 
 /* The results in the log: passed, the predicted time, the measured one. */
+/*
+ * kernel: exec without hetlaunch-result lines: the program's own time and
+ * verdict, by the file's result: patterns or the stock testers' lines
+ * (exec_result.h), into run->results (its rank times kept).  Returns the
+ * verdict: 1, 0, or -1 when the log says none.
+ */
+static int exec_results(job_state *j, const char *log)
+{
+	const hl_config *cfg = j->cfg;
+	hl_run *run = j->run;
+	hl_results got;
+	int verdict = -1;
+	hl_results_init(&got);
+	if (hl_exec_result_parse(&cfg->result, hl_config_model(cfg), log, &got, &verdict) < 0) {
+		hl_results_free(&got);
+		return -1;
+	}
+	for (size_t i = 0; i < got.nresults; i++) {
+		hl_result *r = &got.results[i];
+		if (r->n == 0) {   /* a pattern's: the problem is the file's */
+			r->n = got.nresults == cfg->nsizes ? cfg->sizes[i] : cfg->n;
+			r->nb = cfg->nb;
+			r->nprow = run->nprow;
+			r->npcol = run->npcol;
+			strcpy(r->check, verdict == 0 ? "FAILED" : verdict == 1 ? "PASSED" : "");
+		}
+	}
+	hl_rank_time *ranks = run->results.ranks;
+	size_t nranks = run->results.nranks;
+	run->results.ranks = NULL;
+	hl_results_free(&run->results);
+	run->results = got;
+	free(run->results.ranks);
+	run->results.ranks = ranks;
+	run->results.nranks = nranks;
+	return verdict;
+}
+
 static void job_results(job_state *j)
 {
 	const hl_config *cfg = j->cfg;
@@ -983,6 +1028,9 @@ static void job_results(job_state *j)
 	hl_run *run = j->run;
 	char *text = job_output(j);
 	j->row->parse(j->row->id, text ? text : run->job.log, &run->results);
+	int verdict = -1;   /* exec: its own result lines' (exec_result.h) */
+	if (cfg->kernel == HL_KERNEL_EXEC && run->results.nresults == 0)
+		verdict = exec_results(j, text ? text : run->job.log);
 	if (text != run->job.log)
 		free(text);
 	job_rank_times(j);
@@ -994,9 +1042,11 @@ static void job_results(job_state *j)
 	if (cfg->kernel == HL_KERNEL_EXEC) {
 		run->passed = run->job.exit_code == 0 && !run->job.timed_out && !run->job.interrupted &&
 		              !run->job.stalled;
-		if (run->results.nresults > 0)
+		if (verdict >= 0)
+			run->passed &= verdict;
+		else if (run->results.nresults > 0)
 			run->passed &= run->results.passed;
-		else if (!virt || span_result(cfg, run) < 0) {
+		if (run->results.nresults == 0 && (!virt || span_result(cfg, run) < 0)) {
 			silent_result(cfg, run, run->job.elapsed, 0);
 			virt = 0;
 		}

@@ -253,3 +253,64 @@ int hl_slurm_het_refused(char *msg, size_t len)
 	         "types by feature (hetlaunch sbatch)", size);
 	return 1;
 }
+
+static int in_list(char **hosts, const char *h)
+{
+	for (size_t i = 0; hosts[i]; i++)
+		if (strcmp(hosts[i], h) == 0)
+			return 1;
+	return 0;
+}
+
+/* The plan's hosts not in hosts[], each once, in list order, into err. */
+static size_t missing_hosts(const hl_config *cfg, const size_t *machine, size_t nranks,
+                            char **hosts, char *err, size_t len)
+{
+	char *used = calloc(cfg->nmachines, 1);
+	if (used == NULL)
+		return 0;
+	for (size_t k = 0; k < nranks; k++)
+		used[machine[k]] = 1;
+	size_t n = 0, at = strlen(err);
+	for (size_t i = 0; i < cfg->nmachines; i++) {
+		const char *h = cfg->machines[i].host;
+		int skip = !used[i] || strcmp(h, "localhost") == 0 || in_list(hosts, h);
+		for (size_t j = 0; j < i && !skip; j++)   /* said once */
+			skip = used[j] && strcmp(cfg->machines[j].host, h) == 0;
+		if (skip)
+			continue;
+		int w = snprintf(err + at, at < len ? len - at : 0, "%s%s", n++ ? ", " : "", h);
+		at += w > 0 ? (size_t)w : 0;
+	}
+	free(used);
+	return n;
+}
+
+int hl_slurm_check_allocation(const hl_config *cfg, const size_t *machine, size_t nranks,
+                              char *err, size_t len)
+{
+	const char *list = getenv("SLURM_JOB_NODELIST");
+	/* emulate: runs here; an explicit mpiexec: may reach other hosts */
+	if (list == NULL || list[0] == '\0' || cfg->emulate || cfg->mpiexec != NULL)
+		return 0;
+	char **hosts;
+	size_t nh;
+	hl_hostlist_error e;
+	if (hl_hostlist_expand(list, 100000, &hosts, &nh, &e) != 0) {
+		snprintf(err, len, "%s: SLURM_JOB_NODELIST=%s: not a node list hetlaunch can read (%s)",
+		         cfg->file, list, e.msg);
+		return 2;
+	}
+	int w = snprintf(err, len, "%s: the Slurm allocation (SLURM_JOB_NODELIST=%s) lacks the "
+	                 "plan's hosts: ", cfg->file, list);
+	size_t n = w > 0 && (size_t)w < len ? missing_hosts(cfg, machine, nranks, hosts, err, len) : 0;
+	hl_hostlist_free(hosts);
+	if (n == 0) {
+		err[0] = '\0';
+		return 0;
+	}
+	size_t at = strlen(err);
+	snprintf(err + at, len - at, " (%zu host%s: run inside an allocation that holds "
+	         "them)", n, n == 1 ? "" : "s");
+	return 2;
+}

@@ -44,6 +44,17 @@ int hl_slurm_argv(char *const *hydra, const char *hostfile, const char *cpu_bind
 void hl_strv_free(char **v);
 
 /*
+ * hl_slurm_check_allocation -- inside an allocation (SLURM_JOB_NODELIST
+ * set), for real hosts (not emulate:) and hetlaunch's launcher (no
+ * mpiexec:, which may reach hosts outside it), every host the ranks run on
+ * (machine[0..nranks) config indices) must be one of its nodes: `localhost`
+ * is the node hetlaunch runs on.  Returns 0; 2 with the hosts missing (or
+ * a node list it cannot read) in err; 1 when out of memory.
+ */
+int hl_slurm_check_allocation(const hl_config *cfg, const size_t *machine, size_t nranks,
+                              char *err, size_t len);
+
+/*
  * hl_slurm_cancelled -- the job was ended by Slurm (scancel, the time
  * limit): srun's "CANCELLED" line, or a SIGTERM to hetlaunch while in an
  * allocation.  Writes the message for the report and returns 1; else 0.

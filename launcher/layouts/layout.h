@@ -117,6 +117,10 @@ int hl_plan_name_width(const hl_config *cfg);
 
 /* ---- words the rows print alike (layout_common.c) ------------------------ */
 
+/* The plan text's first line: the run's name and file, and for kernel:
+ * exec the model: its predictions follow. */
+void hl_layout_text_title(const hl_plan *pl, FILE *out);
+
 /* One entry of the plan document's "ranks": opens the object and writes
  * rank, machine and host; the row adds its own keys and closes it. */
 void hl_layout_json_rank_open(jw *w, size_t rank, const hl_machine *m);
@@ -167,5 +171,13 @@ void hl_text_run_hosts(const hl_config *cfg, size_t first, size_t last, char *bu
  * plan document; nothing when the file is not layout: auto. */
 void hl_auto_print_text(const hl_plan *pl, FILE *out);
 void hl_auto_json(const hl_plan *pl, jw *w);
+/* layout: auto's predicted speedup of the kept plan over the one baseline,
+ * in the comparison's model (*network: seconds with a network; else the
+ * relative speeds); 0 when the file is not auto or nothing was predicted. */
+int hl_auto_speedup(const hl_plan *pl, double *speedup, int *network);
+
+/* The processes per host, the hosts dropped and why, and alike hosts given
+ * unequal counts with the layout's why and its cost (host_summary.c). */
+void hl_host_summary_text(const hl_plan *pl, FILE *out);
 
 #endif

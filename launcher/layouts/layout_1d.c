@@ -169,7 +169,7 @@ static int plan_1d(const hl_config *cfg, diag *d, hl_plan *plan)
 	 * order balance the same, and adjacent ones keep PBLAS's ring
 	 * broadcasts on one machine (vproc/planner/slice/pattern_group.c).  Unless the user
 	 * asks for the interleaved order. */
-	if (hl_kernel_row(cfg->kernel, cfg->stock)->order_free)
+	if (hl_kernel_row(hl_config_model(cfg), cfg->stock)->order_free)
 		st = cfg->order == HL_ORDER_INTERLEAVED ? VPROC_OK : group_slice(plan);
 	else
 		st = choose_order(plan);
@@ -223,7 +223,7 @@ static int ranks_1d_baseline(const hl_plan *plan, hl_ranks *r)
  * steady state. */
 static int order_free(const hl_plan *plan)
 {
-	return hl_kernel_row(plan->cfg->kernel, plan->cfg->stock)->order_free;
+	return hl_kernel_row(hl_config_model(plan->cfg), plan->cfg->stock)->order_free;
 }
 
 static double speedup_1d(const hl_plan *plan)
@@ -340,7 +340,7 @@ static void text_1d(const hl_plan *pl, FILE *out)
 	const hl_config *cfg = pl->cfg;
 	int w = hl_plan_name_width(cfg);
 
-	fprintf(out, "hetlaunch plan: %s (%s)\n", cfg->name, cfg->file);
+	hl_layout_text_title(pl, out);
 	fprintf(out, "layout 1d: a slice of B = %zu virtual processes (", pl->B);
 	if (!pl->B_auto)
 		fputs("given", out);
@@ -412,8 +412,8 @@ static void print_predicted_1d(const hl_plan *pl, FILE *out)
 		.plan = label, .cyclic = "cyclic, 1 process per machine" }, out);
 
 	print_order(pl, out);
-	if (order_free(pl))
-		return;   /* the LU steps are not this kernel's */
+	if (order_free(pl) || hl_config_model(pl->cfg) == HL_KERNEL_EXEC)
+		return;   /* the LU steps are not this kernel's, or no model was named */
 	fprintf(out, "\nLU of M = %zu column blocks, step by step (000 Fig 5), "
 	        "in cycle_time x block updates, %s:\n", pl->M,
 	        pl->grouped ? "grouped" : "000 s3.4's order");

@@ -216,7 +216,7 @@ static int build_panel_2d(const hl_config *cfg, diag *d, hl_plan *plan, size_t B
 		diag_error(d, 0, 0, "panel %zu x %zu: %s", Bp, Bq, vproc_strerror(st));
 		return -1;
 	}
-	if (hl_kernel_row(cfg->kernel, cfg->stock)->order_free) {
+	if (hl_kernel_row(hl_config_model(cfg), cfg->stock)->order_free) {
 		if (vproc_pattern_group(p, Bp, plan->panel.row_pattern) != VPROC_OK ||
 		    vproc_pattern_group(q, Bq, plan->panel.col_pattern) != VPROC_OK) {
 			diag_error(d, 0, 0, "out of memory");
@@ -334,7 +334,7 @@ static void text_2d(const hl_plan *pl, FILE *out)
 	size_t p = pl->p, q = pl->q;
 	int w = hl_plan_name_width(cfg);
 
-	fprintf(out, "hetlaunch plan: %s (%s)\n", cfg->name, cfg->file);
+	hl_layout_text_title(pl, out);
 	fprintf(out, "layout 2d: a %zu x %zu grid of machines (%s), arrangement %s (%s)\n", p, q,
 	        pl->grid_auto ? "chosen by predicted LU time" : "given",
 	        pl->method, hl_arrangement_name(cfg->arrangement));

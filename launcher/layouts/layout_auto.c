@@ -25,6 +25,8 @@ extern const hl_layout_ops hl_layout_1d, hl_layout_2d;
 struct hl_auto_pick {
 	hl_config cfg;       /* the file's, with the chosen row */
 	double s[2];         /* predicted seconds of the 1d and the 2d plan (0: none) */
+	double base;         /* ... of the one baseline, the kept plan's (0: none) */
+	size_t base_grid[2]; /* its BLACS grid: one process per machine */
 	int network;         /* s[] include a network */
 	int relative;        /* s[] at the relative speeds 1/cycle_time */
 	char why[200];       /* why a layout could not be compared */
@@ -63,11 +65,42 @@ static double plan_one(const hl_config *cfg, const hl_layout_ops *row, hl_config
 	} else {
 		s = pick->relative ? hl_model_seconds(pl, 0, HL_SPEEDS_RELATIVE) : pl->seconds[0];
 		if (!(s > 0))
-			snprintf(pick->why, sizeof pick->why, "layout %s: no prediction (kernel %s, or "
-			         "too large to model)", row->name, hl_kernel_name(cfg->kernel));
+			snprintf(pick->why, sizeof pick->why, "layout %s: no prediction (%s, or too "
+			         "large to model)", row->name, cfg->kernel == HL_KERNEL_EXEC && !cfg->model
+			         ? "kernel exec without model:" : "no seconds model of this kernel");
 	}
 	diag_free(&scratch);
 	return s;
+}
+
+/* Every speedup of the file is over one baseline, the kept plan's (what
+ * compare runs), in the comparison's model: the 1d, the 2d and the final
+ * line then agree. */
+static void one_baseline(const hl_plan *plan, hl_auto_pick *pick)
+{
+	hl_ranks r = { 0 };
+	if (hl_ranks_cyclic(plan, &r) == 0) {
+		pick->base_grid[0] = r.nprow;
+		pick->base_grid[1] = r.npcol;
+		hl_ranks_free(&r);
+	}
+	pick->base = pick->relative ? hl_model_seconds(plan, 1, HL_SPEEDS_RELATIVE)
+	                            : plan->seconds[1];
+	if (!(pick->base > 0))
+		pick->base = 0.0;
+}
+
+int hl_auto_speedup(const hl_plan *pl, double *speedup, int *network)
+{
+	const hl_auto_pick *a = pl->pick;
+	if (a == NULL)
+		return 0;
+	double s = a->s[a->cfg.layout == &hl_layout_2d];
+	if (!(a->base > 0 && s > 0))
+		return 0;
+	*speedup = a->base / s;
+	*network = a->network;
+	return 1;
 }
 
 static int plan_auto(const hl_config *cfg, diag *d, hl_plan *plan)
@@ -99,10 +132,17 @@ static int plan_auto(const hl_config *cfg, diag *d, hl_plan *plan)
 	*plan = two ? p2 : p1;
 	plan->cfg = &pick->cfg;
 	plan->pick = pick;
+	one_baseline(plan, pick);
 	return 0;
 }
 
 /* ---- words ------------------------------------------------------------------ */
+
+/* The unit of the comparison's times: seconds only with real speeds. */
+static const char *auto_unit(const hl_auto_pick *a)
+{
+	return a->network ? "s" : "Mflop at speed 1";
+}
 
 void hl_auto_print_text(const hl_plan *pl, FILE *out)
 {
@@ -110,12 +150,24 @@ void hl_auto_print_text(const hl_plan *pl, FILE *out)
 	if (a == NULL)
 		return;
 	int two = a->cfg.layout == &hl_layout_2d;
-	fprintf(out, "\nlayout: auto kept %s: predicted seconds of the whole LU, step by step, %s:\n",
-	        a->cfg.layout->name, a->network ? "network included"
-	                             : "at the relative speeds 1/cycle_time, no network given");
-	for (int k = 0; k < 2; k++)
-		if (a->s[k] > 0)
-			fprintf(out, "  %-4s %12.4g%s\n", k ? "2d" : "1d", a->s[k], a->network ? " s" : "");
+	hl_kernel model = hl_config_model(&a->cfg);
+	fprintf(out, "\nlayout: auto kept %s: the predicted time of the whole %s, step by step, %s\n",
+	        a->cfg.layout->name, model == HL_KERNEL_QR ? "QR" : model == HL_KERNEL_MM ? "product" : "LU",
+	        a->network ? "in seconds, network included"
+	        : "at the relative speeds\n  1/cycle_time, no network given, in Mflop at speed 1 "
+	          "(the time a machine of speed 1,\n  cycle_time 1, takes for 10^6 flop: not seconds)");
+	if (a->base > 0)
+		fprintf(out, "  %-9s %12.4g %s  (the one baseline: %s's, %zu x %zu, one process "
+		        "per machine)\n", "baseline", a->base, auto_unit(a), a->cfg.layout->name,
+		        a->base_grid[0], a->base_grid[1]);
+	for (int k = 0; k < 2; k++) {
+		if (!(a->s[k] > 0))
+			continue;
+		fprintf(out, "  %-9s %12.4g %s", k ? "2d" : "1d", a->s[k], auto_unit(a));
+		if (a->base > 0)
+			fprintf(out, "  speedup %.2f over the baseline", a->base / a->s[k]);
+		fputc('\n', out);
+	}
 	double r = two ? a->s[0] / a->s[1] : a->s[1] / a->s[0];
 	if (a->s[0] > 0 && a->s[1] > 0 && r < 1.005)
 		fprintf(out, "  a tie: 1d kept (a slice needs no grid)\n");
@@ -137,6 +189,7 @@ void hl_auto_json(const hl_plan *pl, jw *w)
 	jw_key(w, "units"); jw_str(w, a->network ? "s" : "relative");
 	jw_key(w, "1d"); a->s[0] > 0 ? jw_num(w, a->s[0]) : jw_null(w);
 	jw_key(w, "2d"); a->s[1] > 0 ? jw_num(w, a->s[1]) : jw_null(w);
+	jw_key(w, "baseline"); a->base > 0 ? jw_num(w, a->base) : jw_null(w);
 	jw_key(w, "why"); a->s[0] > 0 && a->s[1] > 0 ? jw_null(w) : jw_str(w, a->why);
 	jw_end(w);
 }

@@ -10,6 +10,16 @@
 #include "layout.h"
 #include "lu_predict.h"
 
+void hl_layout_text_title(const hl_plan *pl, FILE *out)
+{
+	const hl_config *cfg = pl->cfg;
+	fprintf(out, "hetlaunch plan: %s (%s)", cfg->name, cfg->file);
+	if (cfg->kernel == HL_KERNEL_EXEC)   /* what every prediction below assumes */
+		fprintf(out, ", kernel exec, model: %s", cfg->model ?
+		        hl_kernel_name(hl_config_model(cfg)) : "none (no algorithm to predict by)");
+	fputc('\n', out);
+}
+
 void hl_layout_json_rank_open(jw *w, size_t rank, const hl_machine *m)
 {
 	jw_obj(w);
@@ -43,12 +53,19 @@ void hl_layout_text_predicted(const hl_plan *pl, const hl_layout_labels *l, FILE
 hl_dense_model hl_dense_speedup(const hl_plan *pl, double *speedup)
 {
 	const hl_config *cfg = pl->cfg;
+	int network;
+	if (hl_auto_speedup(pl, speedup, &network))   /* layout: auto's one baseline */
+		return network ? HL_MODEL_SECONDS : HL_MODEL_STEP;
 	if (hl_seconds_network(cfg) && pl->seconds[0] > 0 && pl->seconds[1] > 0) {
 		*speedup = pl->seconds[1] / pl->seconds[0];
 		return HL_MODEL_SECONDS;
 	}
 	/* 1d's step model is LU's; a product's blocks all stay to the end */
-	int step = pl->slice.pattern == NULL || !hl_kernel_row(cfg->kernel, cfg->stock)->order_free;
+	/* 1d's step model is LU's; a product's blocks all stay to the end; a
+	 * program of no model has no steps to model */
+	int step = (pl->slice.pattern == NULL ||
+	            !hl_kernel_row(hl_config_model(cfg), cfg->stock)->order_free) &&
+	           hl_config_model(cfg) != HL_KERNEL_EXEC;
 	if (step && pl->lu_hetero > 0 && pl->lu_cyclic > 0) {
 		*speedup = pl->lu_cyclic / pl->lu_hetero;
 		return HL_MODEL_STEP;
@@ -66,7 +83,9 @@ const char *hl_dense_model_name(hl_dense_model m)
 /* What the model is, in a few words, for the plan's text. */
 static const char *model_words(const hl_plan *pl, hl_dense_model m)
 {
-	int one_d = pl->slice.pattern != NULL;
+	double x;
+	int network;   /* layout: auto's speedup is its comparison's, 2d's words */
+	int one_d = pl->slice.pattern != NULL && !hl_auto_speedup(pl, &x, &network);
 	if (m == HL_MODEL_SECONDS)
 		return hl_seconds_speeds(pl->cfg) == HL_SPEEDS_EMULATED
 		       ? "seconds at the emulated speeds and network"

@@ -33,7 +33,7 @@ static int real_speeds(const hl_config *cfg)
 
 hl_speeds hl_seconds_speeds(const hl_config *cfg)
 {
-	if (seconds_model(cfg->kernel) == NULL)
+	if (seconds_model(hl_config_model(cfg)) == NULL)
 		return HL_SPEEDS_NONE;
 	if (cfg->emulate)
 		return cfg->emu.mflops > 0 && !cfg->emu.links ? HL_SPEEDS_EMULATED : HL_SPEEDS_NONE;
@@ -98,7 +98,7 @@ static double model_sum(const hl_config *cfg, hl_speeds how, const hl_ranks *r, 
 	for (size_t k = 0; k < cfg->nsizes; k++) {
 		vproc_lu_seconds s;
 		pl.n = cfg->sizes[k];
-		if (seconds_model(cfg->kernel)(&pl, &s) != VPROC_OK)
+		if (seconds_model(hl_config_model(cfg))(&pl, &s) != VPROC_OK)
 			return 0.0;
 		total += s.total;
 	}
@@ -108,7 +108,7 @@ static double model_sum(const hl_config *cfg, hl_speeds how, const hl_ranks *r, 
 double hl_model_seconds(const hl_plan *plan, int baseline, hl_speeds how)
 {
 	const hl_config *cfg = plan->cfg;
-	if (how == HL_SPEEDS_NONE || seconds_model(cfg->kernel) == NULL)
+	if (how == HL_SPEEDS_NONE || seconds_model(hl_config_model(cfg)) == NULL)
 		return 0.0;
 	double *rates = calloc(3 * cfg->nmachines, sizeof *rates);
 	hl_ranks r = { 0 };
@@ -145,7 +145,7 @@ int hl_seconds_affordable(const hl_config *cfg, size_t nranks)
 	double work = 0.0;
 	for (size_t k = 0; k < cfg->nsizes; k++) {
 		double M = cfg->nb ? (double)cfg->sizes[k] / (double)cfg->nb + 1.0 : 0.0;
-		double panel = cfg->kernel == HL_KERNEL_QR ? (double)cfg->nb : 1.0;
+		double panel = hl_config_model(cfg) == HL_KERNEL_QR ? (double)cfg->nb : 1.0;
 		work += M * panel * (double)(nranks + cfg->nmachines) * 4.0;
 	}
 	return work <= 1e8;

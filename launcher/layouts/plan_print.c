@@ -82,6 +82,7 @@ static void types_json(const hl_config *cfg, jw *w)
 void hl_plan_print_text(const hl_plan *pl, FILE *out)
 {
 	pl->cfg->layout->print_text(pl, out);
+	hl_host_summary_text(pl, out);
 	hl_auto_print_text(pl, out);
 	seconds_text(pl, out);
 	if (pl->cfg->layout->speedup_model)
@@ -103,6 +104,10 @@ void hl_plan_print_json(const hl_plan *pl, FILE *out)
 	jw_key(&w, "file"); jw_str(&w, cfg->file);
 	jw_key(&w, "layout"); jw_str(&w, hl_layout_name(cfg->layout));
 	jw_key(&w, "kernel"); jw_str(&w, hl_kernel_name(cfg->kernel));
+	if (cfg->kernel == HL_KERNEL_EXEC) {   /* the algorithm the predictions follow */
+		jw_key(&w, "model");
+		jw_str(&w, cfg->model ? hl_kernel_name(hl_config_model(cfg)) : "none");
+	}
 	jw_key(&w, "n"); jw_uint(&w, cfg->n);
 	jw_key(&w, "nb"); jw_uint(&w, cfg->nb);
 	jw_key(&w, "M"); jw_uint(&w, pl->M);

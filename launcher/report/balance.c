@@ -145,15 +145,36 @@ static void gp_quoted(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/*
+ * The title, three short lines (one long line overflowed a 900-pixel
+ * picture on both sides): the run's name, what a bar's height is, and
+ * what its label says.  A bar is per process, not per machine, so that a
+ * machine running 4 processes on one processor is read the same way as one
+ * running 1: each process's seconds, averaged over the machine's.
+ */
+void hl_balance_gp_title(FILE *f, const hl_config *cfg)
+{
+	const char *what = cfg->nmachines > HL_BALANCE_BY_HOST ? "host" : "machine";
+	char line[3][120];
+	snprintf(line[0], sizeof line[0], "a bar: a process's seconds computing (dark) and "
+	         "waiting (light),");
+	snprintf(line[1], sizeof line[1], "the mean over the %s's processes; cyclic left, "
+	         "hetero right", what);
+	snprintf(line[2], sizeof line[2], "label: %s:processes cyclic/hetero",
+	         cfg->nmachines > HL_BALANCE_BY_HOST ? "host[machines]" : "machine");
+	fputs("set title ", f);
+	gp_quoted(f, cfg->name);
+	for (int k = 0; k < 3; k++) {
+		fputs(" . \"\\n\" . ", f);
+		gp_quoted(f, line[k]);
+	}
+	fputc('\n', f);
+}
+
 /* The picture's commands after `set output`, plotting src. */
 static void gp_plot(FILE *f, const balance_ctx *c, const char *src)
 {
-	fputs("set title ", f);
-	gp_quoted(f, c->cfg->name);
-	fprintf(f, ".': mean per process of each %s, cyclic (left) and hetero (right); "
-	        "label: %s:processes cyclic/hetero'\n", c->cfg->nmachines > HL_BALANCE_BY_HOST ?
-	        "host" : "machine", c->cfg->nmachines > HL_BALANCE_BY_HOST ? "host[machines]" :
-	        "machine");
+	hl_balance_gp_title(f, c->cfg);
 	fprintf(f, "set ylabel 'seconds'\n"
 	        "set style fill solid 1.0 border -1\n"
 	        "set boxwidth 0.35\n"
@@ -161,9 +182,9 @@ static void gp_plot(FILE *f, const balance_ctx *c, const char *src)
 	        "set key outside right top\n"
 	        "set xtics rotate by -30\n"
 	        "plot %s using ($1-0.19):4:xtic(2) with boxes lc rgb '#a6c8ff' title 'cyclic: waiting', \\\n"
-	        "     '' using ($1-0.19):3 with boxes lc rgb '#1f5fbf' title 'cyclic: compute', \\\n"
+	        "     '' using ($1-0.19):3 with boxes lc rgb '#1f5fbf' title 'cyclic: computing', \\\n"
 	        "     '' using ($1+0.19):6 with boxes lc rgb '#ffd0a0' title 'hetero: waiting', \\\n"
-	        "     '' using ($1+0.19):5 with boxes lc rgb '#d9731a' title 'hetero: compute'\n",
+	        "     '' using ($1+0.19):5 with boxes lc rgb '#d9731a' title 'hetero: computing'\n",
 	        src);
 }
 

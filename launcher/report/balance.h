@@ -6,6 +6,7 @@
 #define HL_BALANCE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "launch/run.h"
 
@@ -45,6 +46,10 @@ size_t hl_balance_bars(const hl_config *cfg, const hl_balance_run run[2], hl_bal
  */
 int hl_balance_png(const char *dir, const hl_config *cfg, const hl_run *cyc, const hl_run *het,
                    char *msg, size_t len);
+
+/* The gnuplot `set title` line of balance.png, in short lines (a line
+ * longer than the picture is cut off on both sides). */
+void hl_balance_gp_title(FILE *f, const hl_config *cfg);
 
 /* compare's speedup per problem size (n may be a list): "sizes" =
  * [{n, cyclic, hetero, speedup}] in JSON, one line per size on f. */

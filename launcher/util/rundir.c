@@ -42,3 +42,9 @@ const char *hl_rundir_owned(const char *name)
 			return OWNED[i].what;
 	return NULL;
 }
+
+int hl_rundir_tester_input(const char *name)
+{
+	return strcmp(name, HL_RD_LU_DAT) == 0 || strcmp(name, HL_RD_QR_DAT) == 0 ||
+	       strcmp(name, HL_RD_MM_DAT) == 0;
+}

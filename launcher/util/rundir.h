@@ -37,4 +37,9 @@
  * file"), else NULL. */
 const char *hl_rundir_owned(const char *name);
 
+/* 1 when name is a stock tester's input (LU.dat, QR.dat, PDBLAS3TIM.dat):
+ * hetlaunch writes it only under tester: stock, so kernel: exec's inputs:
+ * may write it for a tester run as the user's own program. */
+int hl_rundir_tester_input(const char *name);
+
 #endif

@@ -576,9 +576,91 @@ import json, sys; a = json.load(sys.stdin)["layout_auto"]
 assert a["chosen"] == "2d" and a["units"] == "s" and a["2d"] < a["1d"], a' \
 	&& ok || bad "layout: auto does not keep 2d on configs/today-cluster.yaml"
 "$HETLAUNCH" plan tests/cli/good/auto-1d.yaml >"$tmp/auto1.txt" &&
-grep -q '^layout: auto kept 1d: predicted seconds' "$tmp/auto1.txt" &&
+grep -q '^layout: auto kept 1d: the predicted time of the whole LU' "$tmp/auto1.txt" &&
 grep -q '^  1d is [0-9.]* x faster$' "$tmp/auto1.txt" \
 	&& ok || bad "layout: auto does not keep 1d on tests/cli/good/auto-1d.yaml"
+# Inside a Slurm allocation whose nodes are not the plan's hosts, run,
+# run --dry-run and compare refuse: exit 2, the missing hosts named in list
+# order, nothing written or started.  An allocation that holds them passes.
+mkdir -p "$tmp/alloc"
+for cmd in "run --dry-run" "run --quiet" "compare --quiet"; do
+	(cd "$tmp/alloc" && SLURM_JOB_NODELIST='c[001-010]' timeout 60 "$abs_hl" $cmd \
+		"$OLDPWD/configs/department-cluster.yaml" >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ -z "$(ls -A "$tmp/alloc")" ] &&
+	   grep -qF "the Slurm allocation (SLURM_JOB_NODELIST=c[001-010]) lacks the plan's hosts: old1, old2, old3, old4, mid1, mid2, mid3, mid4, new1, new2 (10 hosts" "$tmp/err"; then
+		ok
+	else
+		bad "$cmd in allocation c[001-010]: exit $rc, files: $(ls -A "$tmp/alloc"), $(head -3 "$tmp/err")"
+	fi
+	rm -rf "${tmp:?}/alloc/"*
+done
+SLURM_JOB_NODELIST='old[1-4],mid[1-4],new1' "$HETLAUNCH" run --dry-run --out "$tmp/alloc/d" \
+	configs/department-cluster.yaml >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc -eq 2 ] && grep -qF "lacks the plan's hosts: new2 (1 host:" "$tmp/err" && [ ! -e "$tmp/alloc/d" ] \
+	&& ok || bad "allocation without new2: exit $rc: $(head -3 "$tmp/err")"
+SLURM_JOB_NODELIST='old[1-4],mid[1-4],new[1-2]' "$HETLAUNCH" run --dry-run --out "$tmp/alloc/d" \
+	configs/department-cluster.yaml >/dev/null 2>"$tmp/err" && [ -s "$tmp/alloc/d/plan.json" ] \
+	&& ok || bad "an allocation holding the plan's hosts was refused: $(head -3 "$tmp/err")"
+# kernel: exec with model: plans layout: auto with that model and names it
+# on the plan's first line; without model: nothing is predicted step by
+# step (no "LU of M column blocks"), and auto says why 2d was not compared.
+"$HETLAUNCH" plan tests/cli/good/exec-model.yaml >"$tmp/em.txt" &&
+head -1 "$tmp/em.txt" | grep -q ', kernel exec, model: qr$' &&
+grep -q '^layout: auto kept [12]d: the predicted time of the whole QR' "$tmp/em.txt" &&
+grep -q '^  2d .* speedup [0-9.]* over the baseline$' "$tmp/em.txt" \
+	&& ok || bad "exec with model: qr: $(head -3 "$tmp/em.txt")"
+sed '/^model:/d' tests/cli/good/exec-model.yaml >"$tmp/em-none.yaml"
+"$HETLAUNCH" plan "$tmp/em-none.yaml" >"$tmp/em.txt" &&
+head -1 "$tmp/em.txt" | grep -q ', kernel exec, model: none (no algorithm to predict by)$' &&
+! grep -q 'LU of M' "$tmp/em.txt" && grep -q 'kernel exec without model:' "$tmp/em.txt" &&
+grep -q '^Predicted speedup over the baseline: .*steady state' "$tmp/em.txt" \
+	&& ok || bad "exec without model: $(cat "$tmp/em.txt" | head -40)"
+# One baseline for every predicted speedup of a file (layout: auto): the
+# kept plan's speedup in the comparison equals the plan's one speedup line,
+# and both are baseline / kept in the plan document.
+for f in configs/department-cluster.yaml configs/today-cluster.yaml tests/cli/good/auto-1d.yaml; do
+	"$HETLAUNCH" plan "$f" >"$tmp/ob.txt" && "$HETLAUNCH" plan --json "$f" >"$tmp/ob.json" &&
+	python3 - "$tmp/ob.txt" "$tmp/ob.json" <<'PY' && ok || bad "$f: more than one baseline for its speedups"
+import json, re, sys
+text = open(sys.argv[1]).read(); d = json.load(open(sys.argv[2]))
+a = d["layout_auto"]; kept = a["chosen"]
+want = a["baseline"] / a[kept]
+assert abs(d["predicted_speedup"]["value"] - want) < 1e-9 * want, (d["predicted_speedup"], want)
+rows = dict(re.findall(r"^  (1d|2d) .* speedup ([0-9.]+) over the baseline$", text, re.M))
+line = re.search(r"^Predicted speedup over the baseline: ([0-9.]+) ", text, re.M).group(1)
+assert rows[kept] == line == "%.2f" % want, (rows, line, want)
+assert re.search(r"^  baseline .* \(the one baseline: %s's, " % kept, text, re.M), text
+assert a["network"] or "not seconds" in text, "relative units called seconds"
+PY
+done
+# The processes per host: the summary's counts are the plan document's
+# ranks per host, the dropped hosts are those without one, and alike hosts
+# with unequal counts are named with a why (1d: with the cost of equal ones).
+for f in configs/department-cluster.yaml tests/cli/good/hosts-1d.yaml; do
+	"$HETLAUNCH" plan "$f" >"$tmp/hs.txt" && "$HETLAUNCH" plan --json "$f" >"$tmp/hs.json" &&
+	python3 - "$tmp/hs.txt" "$tmp/hs.json" <<'PY' && ok || bad "$f: the processes per host disagree with its ranks"
+import collections, json, re, sys
+text = open(sys.argv[1]).read(); d = json.load(open(sys.argv[2]))
+per = collections.Counter(r["host"] for r in d["ranks"])
+sec = text.split("\nProcesses per host (", 1)[1].split("\n\n", 1)[0]
+assert sec.startswith("%d ranks on 288 cores of 10 hosts" % len(d["ranks"])), sec[:60]
+seen = {}
+for m in re.finditer(r"^  (\w+)(?:\.\.(\w+))?\s+(\d+)\s+[0-9.]+\s+(\d+)  ", sec, re.M):
+    a, b, procs = m.group(1), m.group(2), int(m.group(4))
+    names = [a] if not b else [a[:-1] + str(k) for k in range(int(a[-1]), int(b[-1]) + 1)]
+    for h in names:
+        seen[h] = procs
+assert len(seen) == 10 and all(seen[h] == per.get(h, 0) for h in seen), (seen, per)
+dropped = sorted(h for h in seen if seen[h] == 0)
+if dropped:
+    assert "dropped (no process): " + ", ".join(dropped) in sec, sec
+if per["new1"] != per["new2"]:
+    assert "alike hosts, unequal counts:" in sec and "why:" in sec, sec
+    assert d["layout"] != "1d" or "cost of equal counts" in sec, sec
+PY
+done
 # A plan of hundreds of cores fits a page: a count: entry's identical
 # processors on one line; plan --full prints every table whole.
 "$HETLAUNCH" plan configs/today-cluster.yaml >"$tmp/tc.txt" &&

@@ -71,11 +71,44 @@ static void per_host(void **state)
 	free(b);
 }
 
+/* balance.png's title: the run's name, then lines short enough for the
+ * 900-pixel picture (one long line was cut off on both sides), saying a
+ * bar is one process's seconds, the mean over the machine's processes. */
+static void title_lines(void **state)
+{
+	(void)state;
+	hl_machine m[40] = { { .name = "a", .host = "h1" } };
+	for (size_t nm = 1; nm <= 40; nm += 39) {
+		hl_config cfg = { .name = "department-cluster", .machines = m, .nmachines = nm };
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		hl_balance_gp_title(f, &cfg);
+		fclose(f);
+		assert_true(strncmp(buf, "set title 'department-cluster' . \"\\n\" . '", 41) == 0);
+		size_t lines = 0;
+		for (char *q = buf; (q = strchr(q, '\'')) != NULL; lines++) {
+			char *end = strchr(q + 1, '\'');
+			while (end && end[1] == '\'')   /* '' is a quote inside */
+				end = strchr(end + 2, '\'');
+			assert_non_null(end);
+			assert_true(end - q - 1 <= 80);
+			q = end + 1;
+		}
+		assert_int_equal(lines, 4);
+		assert_non_null(strstr(buf, nm > HL_BALANCE_BY_HOST ? "mean over the host''s processes"
+		                                                    : "mean over the machine''s processes"));
+		assert_non_null(strstr(buf, "a process''s seconds computing"));
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(per_machine),
 		cmocka_unit_test(per_host),
+		cmocka_unit_test(title_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

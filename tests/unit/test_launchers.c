@@ -226,6 +226,37 @@ static void het_job_refused(void **state)
 	unsetenv("SLURM_HET_SIZE");
 }
 
+/* Inside an allocation the plan's hosts must be its nodes: the missing
+ * ones named in list order, once each; localhost, emulate: and mpiexec:
+ * are not checked. */
+static void allocation(void **state)
+{
+	(void)state;
+	hl_machine m[4] = { { .name = "a.0", .host = "old1" }, { .name = "a.1", .host = "old1" },
+		            { .name = "b", .host = "new2" }, { .name = "c", .host = "localhost" } };
+	hl_config cfg = { .file = "x.yaml", .machines = m, .nmachines = 4 };
+	size_t ranks[5] = { 2, 0, 1, 3, 2 };
+	char err[512];
+	unsetenv("SLURM_JOB_NODELIST");
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks, 5, err, sizeof err), 0);
+	setenv("SLURM_JOB_NODELIST", "c[001-010]", 1);
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks, 5, err, sizeof err), 2);
+	assert_non_null(strstr(err, "x.yaml: the Slurm allocation (SLURM_JOB_NODELIST=c[001-010]) "
+	                            "lacks the plan's hosts: old1, new2 (2 hosts"));
+	setenv("SLURM_JOB_NODELIST", "old1,new[1-2]", 1);
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks, 5, err, sizeof err), 0);
+	setenv("SLURM_JOB_NODELIST", "old1", 1);
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks, 5, err, sizeof err), 2);
+	assert_non_null(strstr(err, "hosts: new2 (1 host:"));
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks + 1, 2, err, sizeof err), 0);   /* old1 only */
+	setenv("SLURM_JOB_NODELIST", "c[1-", 1);
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks, 5, err, sizeof err), 2);
+	assert_non_null(strstr(err, "not a node list hetlaunch can read"));
+	cfg.emulate = 1;
+	assert_int_equal(hl_slurm_check_allocation(&cfg, ranks, 5, err, sizeof err), 0);
+	unsetenv("SLURM_JOB_NODELIST");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +268,7 @@ int main(void)
 		cmocka_unit_test(mpirun_command),
 		cmocka_unit_test(mpirun_failures),
 		cmocka_unit_test(programs),
+		cmocka_unit_test(allocation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
