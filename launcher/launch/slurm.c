@@ -293,18 +293,24 @@ int hl_slurm_check_allocation(const hl_config *cfg, const size_t *machine, size_
 	/* emulate: runs here; an explicit mpiexec: may reach other hosts */
 	if (list == NULL || list[0] == '\0' || cfg->emulate || cfg->mpiexec != NULL)
 		return 0;
-	char **hosts;
-	size_t nh;
-	hl_hostlist_error e;
-	if (hl_hostlist_expand(list, 100000, &hosts, &nh, &e) != 0) {
-		snprintf(err, len, "%s: SLURM_JOB_NODELIST=%s: not a node list hetlaunch can read (%s)",
-		         cfg->file, list, e.msg);
+	/* every component's nodes in a heterogeneous job (run refuses it
+	 * afterwards, with its own reason) */
+	strv hosts = { 0 };
+	long *group = NULL;
+	char why[256] = "";
+	if (allocation_hosts(&hosts, &group, why, sizeof why) < 0 || hosts.v == NULL) {
+		snprintf(err, len, "%s: not a node list hetlaunch can read: %s", cfg->file,
+		         hosts.v || why[0] ? why : "SLURM_JOB_NODELIST lists no node");
+		hl_strv_free(hosts.v);
+		free(group);
 		return 2;
 	}
 	int w = snprintf(err, len, "%s: the Slurm allocation (SLURM_JOB_NODELIST=%s) lacks the "
 	                 "plan's hosts: ", cfg->file, list);
-	size_t n = w > 0 && (size_t)w < len ? missing_hosts(cfg, machine, nranks, hosts, err, len) : 0;
-	hl_hostlist_free(hosts);
+	size_t n = w > 0 && (size_t)w < len ? missing_hosts(cfg, machine, nranks, hosts.v, err, len)
+	                                    : 0;
+	hl_strv_free(hosts.v);
+	free(group);
 	if (n == 0) {
 		err[0] = '\0';
 		return 0;

@@ -129,22 +129,9 @@ void hl_run_report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 		report_json(w, cfg, plan, run);
 }
 
-static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run)
+/* results[]: one entry per result line of the program (INTERFACE.md). */
+static void report_results(jw *w, const hl_run *run)
 {
-	jw_obj(w);
-	jw_key(w, "kernel"); jw_str(w, hl_kernel_name(cfg->kernel));
-	jw_key(w, "layout"); jw_str(w, hl_layout_name(cfg->layout));
-	/* calibrate --from finds the configuration again (002 s4.5) */
-	char *abs = cfg->file ? realpath(cfg->file, NULL) : NULL;
-	jw_key(w, "config"); jw_str(w, abs ? abs : cfg->file ? cfg->file : "");
-	free(abs);
-	jw_key(w, "mapping"); jw_str(w, run->baseline ? "cyclic" : "hetero");
-	jw_key(w, "nprow"); jw_uint(w, run->nprow);
-	jw_key(w, "npcol"); jw_uint(w, run->npcol);
-	jw_key(w, "nranks"); jw_uint(w, run->nranks);
-	report_ranks(w, cfg, run);
-	jw_key(w, "n"); jw_uint(w, cfg->n);
-	jw_key(w, "nb"); jw_uint(w, cfg->nb);
 	jw_key(w, "results");
 	jw_arr(w);
 	for (size_t i = 0; i < run->results.nresults; i++) {
@@ -168,13 +155,11 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 		jw_end(w);
 	}
 	jw_end(w);
-	jw_key(w, "passed"); jw_bool(w, run->passed);
-	jw_key(w, "status"); jw_uint(w, (size_t)run->status);
-	if (run->error[0]) {
-		jw_key(w, "error"); jw_str(w, run->error);
-	}
-	jw_key(w, "time"); jw_num(w, run->time);
-	jw_key(w, "time_clock"); jw_str(w, run->time_clock ? run->time_clock : "wall");
+}
+
+/* predicted: the plan's cost and speedup, and the seconds when known. */
+static void report_predicted(jw *w, const hl_plan *plan, const hl_run *run)
+{
 	jw_key(w, "predicted");
 	jw_obj(w);
 	jw_key(w, "cost"); jw_num(w, run->baseline ? plan->cyclic : plan->hetero);
@@ -187,6 +172,11 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 		}
 	}
 	jw_end(w);
+}
+
+/* job: how the job's process ended, and for hpcc where its time went. */
+static void report_job(jw *w, const hl_config *cfg, const hl_run *run)
+{
 	jw_key(w, "job");
 	jw_obj(w);
 	jw_key(w, "exit_code");
@@ -213,6 +203,12 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 		jw_key(w, "all_benchmarks"); jw_bool(w, !run->hpl_only);
 	}
 	jw_end(w);
+}
+
+/* tester (a stock tester's counts) and emulation (the segment's counters,
+ * or what is known of them), when they apply. */
+static void report_tester_emulation(jw *w, const hl_run *run)
+{
 	if (run->results.npassed >= 0 || run->results.nfailed >= 0) {
 		jw_key(w, "tester");
 		jw_obj(w);
@@ -235,6 +231,35 @@ static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const 
 		jw_key(w, "overrun_flagged"); jw_bool(w, run->overrun_flagged);
 		jw_end(w);
 	}
+}
+
+static void report_json(jw *w, const hl_config *cfg, const hl_plan *plan, const hl_run *run)
+{
+	jw_obj(w);
+	jw_key(w, "kernel"); jw_str(w, hl_kernel_name(cfg->kernel));
+	jw_key(w, "layout"); jw_str(w, hl_layout_name(cfg->layout));
+	/* calibrate --from finds the configuration again (002 s4.5) */
+	char *abs = cfg->file ? realpath(cfg->file, NULL) : NULL;
+	jw_key(w, "config"); jw_str(w, abs ? abs : cfg->file ? cfg->file : "");
+	free(abs);
+	jw_key(w, "mapping"); jw_str(w, run->baseline ? "cyclic" : "hetero");
+	jw_key(w, "nprow"); jw_uint(w, run->nprow);
+	jw_key(w, "npcol"); jw_uint(w, run->npcol);
+	jw_key(w, "nranks"); jw_uint(w, run->nranks);
+	report_ranks(w, cfg, run);
+	jw_key(w, "n"); jw_uint(w, cfg->n);
+	jw_key(w, "nb"); jw_uint(w, cfg->nb);
+	report_results(w, run);
+	jw_key(w, "passed"); jw_bool(w, run->passed);
+	jw_key(w, "status"); jw_uint(w, (size_t)run->status);
+	if (run->error[0]) {
+		jw_key(w, "error"); jw_str(w, run->error);
+	}
+	jw_key(w, "time"); jw_num(w, run->time);
+	jw_key(w, "time_clock"); jw_str(w, run->time_clock ? run->time_clock : "wall");
+	report_predicted(w, plan, run);
+	report_job(w, cfg, run);
+	report_tester_emulation(w, run);
 	hl_trace_report(w, &run->trace);
 	jw_key(w, "placement"); jw_str(w, hl_placement_status_name(run->placement.status));
 	jw_key(w, "placement_ranks"); hl_placement_json(w, &run->placement);
