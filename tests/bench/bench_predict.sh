@@ -4,7 +4,7 @@
 # 1, 2, 4 repeating, 20 Gflop/s at cycle time 1, 5 us, 20 Gb/s, the
 # virtual clock with the BLAS skipped (the emulated seconds do not depend
 # on this computer's load); layout 1d with B = the machines (B = M and
-# B = M/8) and layout 2d (one process per machine, the planner's grid);
+# B = M/8) and layout 2d (one process per machine, grid 2 x 4 or 4 x 8);
 # nb 32, 64, 128.  Each row: the emulated time (hl-driver's, PDGETRF or
 # PDGEQRF and the solve), the predicted one (report.json's predicted.time)
 # and their ratio; doc/design/predictions.md, "Which is right", says what
@@ -19,13 +19,14 @@ status=0
 echo "bench_predict: load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 config() {   # KERNEL LAYOUT MACHINES B N NB
-	local i
+	local i r=1
+	while [ $((8 * r * r)) -le "$3" ]; do r=$((r * 2)); done   # 2d: r x (machines / r)
 	echo "machines:"
 	for ((i = 0; i < $3; i++)); do
 		echo "  - {name: m$i, host: localhost, cycle_time: $((1 << (i % 3)))}"
 	done
 	printf 'layout: %s\nkernel: %s\nn: %s\nnb: %s\n' "$2" "$1" "$5" "$6"
-	[ "$4" != - ] && echo "B: $4"
+	if [ "$2" = 2d ]; then echo "grid: [$r, $(($3 / r))]"; echo "panel: [$r, $(($3 / r))]"; else echo "B: $4"; fi
 	echo "emulate: {clock: virtual, mflops: 20000, cycle_time: 1, latency_us: 5, bandwidth_mbps: 20000, compute: skip}"
 }
 
