@@ -47,25 +47,57 @@ void vproc_lu_iring(vproc_vsim *s, size_t p, size_t root, double bytes)
 		vproc_vsim_message(s, row + (root + d) % Q, row + (root + d + 1) % Q, bytes);
 }
 
-/* PDGETF2 on process column qk, rows from lo, kb columns: per column the
- * pivot's search (a combine down the column, then its result back), the
- * pivot row's swap and broadcast down the column (P > 1), and the rank-1
- * update of the rest of the panel; then the pivots along every row by the
- * split ring PDGETRF sets (IGEBS2D, 4 bytes a pivot). */
+/* One hop down process column qk (bytes): the slowest link among its
+ * machines, 0 when the column is on one machine; and the depth of the
+ * runtime's two-level tree over the column's machines (coll.c). */
+static double column_hop(vproc_vsim *s, size_t qk, double bytes, double *levels)
+{
+	const vproc_lu_platform *pl = s->pl;
+	size_t *lead = s->scratch, nl = 0;
+	double hop = 0;
+	for (size_t p = 0; p < pl->P; p++) {
+		size_t m = pl->machine[p * pl->Q + qk], seen = 0;
+		for (size_t j = 0; j < nl && !seen; j++)
+			seen = lead[j] == m;
+		if (!seen)
+			lead[nl++] = m;
+		double lat = pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
+		double bw = pl->bus ? pl->bus_bytes_per_s : pl->bytes_per_s ? pl->bytes_per_s[m] : 0;
+		double h = lat + (bw > 0 ? bytes / bw : 0);
+		hop = h > hop ? h : hop;
+	}
+	*levels = nl > 1 ? ceil(log2((double)nl)) : 0;
+	return nl > 1 ? hop : 0;
+}
+
+/* PDGETF2 on process column qk, rows from lo, kb columns.  With P > 1,
+ * per column: the pivot's search (a combine down the column, then its
+ * result back), the pivot row's swap and broadcast down the column, by
+ * the runtime's trees, each a synchronisation of the column: played in
+ * bulk (the column's processes start together, pay the kb columns' tree
+ * depths, then compute their rank-1 updates) so that the model stays M P
+ * steps, not M b P (22 x 16 at n = 100 000 took 15 s to plan column by
+ * column).  Then the pivots along every row by PDGETRF's split ring
+ * (IGEBS2D, 4 bytes a pivot). */
 static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
 	size_t P = pl->P, Q = pl->Q;
-	for (size_t j = 0; j < kb; j++) {
-		size_t pj = ((lo + j) / pl->b) % P;
-		if (P > 1) {
-			vproc_vsim_reduce(s, qk, Q, P, pj, 16.0);
-			vproc_vsim_bcast(s, qk, Q, P, pj, 16.0);
-			vproc_vsim_bcast(s, qk, Q, P, pj, 8.0 * (double)kb);
-		}
+	if (P > 1) {
+		double lv, small = column_hop(s, qk, 16.0, &lv), lv2;
+		double row = column_hop(s, qk, 8.0 * (double)kb, &lv2);
+		unsigned long long t = 0;
 		for (size_t p = 0; p < P; p++)
-			vproc_vsim_compute(s, p * Q + qk,
-			                   2.0 * (double)rows_from(pl, lo + j, p) * (double)(kb - j));
+			t = s->clock[p * Q + qk] > t ? s->clock[p * Q + qk] : t;
+		t += (unsigned long long)llround((double)kb * lv * (2.0 * small + row) * 1e9);
+		for (size_t p = 0; p < P; p++)
+			s->clock[p * Q + qk] = t;
+	}
+	for (size_t p = 0; p < P; p++) {
+		double flops = 0;   /* the rank-1 updates, summed (arithmetic only) */
+		for (size_t j = 0; j < kb; j++)
+			flops += 2.0 * (double)rows_from(pl, lo + j, p) * (double)(kb - j);
+		vproc_vsim_compute(s, p * Q + qk, flops);
 	}
 	for (size_t p = 0; p < P; p++)
 		vproc_lu_sring(s, p, qk, 4.0 * (double)kb);
@@ -73,21 +105,30 @@ static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t qk)
 
 /* PDLASWP (P > 1), both calls: in every process column, each of the kb
  * pivots swaps a row of the process's other columns between row pk and
- * another process row, (P - 1) / P of them across rows; one exchange
- * each, in pivot order (the pivots of a skipped compute are garbage: they
- * are taken spread evenly over the rows). */
+ * another process row, (P - 1) / P of them across rows for a random
+ * matrix; two latencies a pivot (the two calls, each PDSWAP's exchange
+ * one latency: both send, then receive).  Each other row's exchanges are
+ * booked as one pair of their bytes, and the latencies of the rest added
+ * to both processes. */
 static void swaps(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
 	size_t P = pl->P, Q = pl->Q;
 	for (size_t q = 0; q < Q; q++) {
 		double cols = (double)cols_from(pl, 0, q) - (q == qk ? (double)kb : 0.0);
-		for (size_t i = 0; i < kb && cols > 0; i++) {
-			size_t p2 = (pk + 1 + i) % P;
-			if (p2 == pk)
+		for (size_t h = 1; h < P && cols > 0; h++) {
+			size_t a = pk * Q + q, b = ((pk + h) % P) * Q + q;
+			double c = (double)(kb / P + ((h - 1) < kb % P));
+			if (c == 0)
 				continue;
-			vproc_vsim_message(s, pk * Q + q, p2 * Q + q, 8.0 * cols);
-			vproc_vsim_message(s, p2 * Q + q, pk * Q + q, 8.0 * cols);
+			vproc_vsim_message(s, a, b, 8.0 * cols * c);
+			vproc_vsim_message(s, b, a, 8.0 * cols * c);
+			size_t m = pl->machine[a];
+			if (m == pl->machine[b])
+				continue;
+			double lat = pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
+			s->clock[a] += (unsigned long long)llround(2.0 * (c - 1.0) * lat * 1e9);
+			s->clock[b] = s->clock[a] > s->clock[b] ? s->clock[a] : s->clock[b];
 		}
 	}
 }
