@@ -5,7 +5,8 @@
 # virtual clock with the BLAS skipped (the emulated seconds do not depend
 # on this computer's load); layout 1d with B = the machines (B = M and
 # B = M/8) and layout 2d (one process per machine, grid 2 x 4 or 4 x 8);
-# nb 32, 64, 128.  Each row: the emulated time (hl-driver's, PDGETRF or
+# nb 32, 64, 128; then two choices of the planner that the played-out
+# LU model changed, both sides emulated.  Each row: the emulated time (hl-driver's, PDGETRF or
 # PDGEQRF and the solve), the predicted one (report.json's predicted.time)
 # and their ratio; doc/design/predictions.md, "Which is right", says what
 # the remaining gaps are.  BENCH_PREDICT_BIG=1 adds 128 ranks.
@@ -18,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 echo "bench_predict: load $(cut -d' ' -f1-3 /proc/loadavg)"
 
-config() {   # KERNEL LAYOUT MACHINES B N NB
+config() {   # KERNEL LAYOUT MACHINES B N NB [EXTRA]
 	local i r=1
 	while [ $((8 * r * r)) -le "$3" ]; do r=$((r * 2)); done   # 2d: r x (machines / r)
 	echo "machines:"
@@ -26,13 +27,18 @@ config() {   # KERNEL LAYOUT MACHINES B N NB
 		echo "  - {name: m$i, host: localhost, cycle_time: $((1 << (i % 3)))}"
 	done
 	printf 'layout: %s\nkernel: %s\nn: %s\nnb: %s\n' "$2" "$1" "$5" "$6"
-	if [ "$2" = 2d ]; then echo "grid: [$r, $(($3 / r))]"; echo "panel: [$r, $(($3 / r))]"; else echo "B: $4"; fi
+	if [ "$2" = 2d ] && [ "$4" = - ]; then
+		echo "grid: [$r, $(($3 / r))]"; echo "panel: [$r, $(($3 / r))]"
+	elif [ "$4" != auto ]; then
+		echo "B: $4"
+	fi
+	[ -n "${7:-}" ] && echo "$7"
 	echo "emulate: {clock: virtual, mflops: 20000, cycle_time: 1, latency_us: 5, bandwidth_mbps: 20000, compute: skip}"
 }
 
-row() {   # KERNEL LAYOUT MACHINES B M NB
-	local n=$(($5 * $6)) name="$1-$2-$3-$4-$5-$6" t0
-	config "$1" "$2" "$3" "$4" "$n" "$6" >"$tmp/$name.yaml"
+row() {   # KERNEL LAYOUT MACHINES B M NB [EXTRA]  (B auto: the planner's)
+	local n=$(($5 * $6)) name="$1-$2-$3-$4-$5-$6${7:+-${7##* }}" t0
+	config "$1" "$2" "$3" "$4" "$n" "$6" "${7:-}" >"$tmp/$name.yaml"
 	t0=$(date +%s.%N)
 	if ! nice -n 10 "$HETLAUNCH" run "$tmp/$name.yaml" --quiet --out "$tmp/$name" \
 		>"$tmp/$name.out" 2>&1; then
@@ -64,6 +70,16 @@ for kernel in lu qr; do
 	row "$kernel" 1d 32 32 32 64           # B = M
 	row "$kernel" 2d 32 - 32 64
 done
+# The planner's choices that the played-out model changed (predictions.md,
+# "The planner's choices"): layout auto now 2d (was 1d B = 9), and the
+# 1D slice's order now grouped (was interleaved); the emulator's times
+# say which is faster.
+echo "layout: 8 machines, n = 2048, nb = 128 (was 1d, now 2d):"
+row lu 1d 8 9 16 128
+row lu 2d 8 auto 16 128
+echo "order: 4 machines, n = 2048, nb = 64, B = 11 (was interleaved, now grouped):"
+row lu 1d 4 11 32 64 "order: interleaved"
+row lu 1d 4 11 32 64 "order: grouped"
 if [ "${BENCH_PREDICT_BIG:-0}" = 1 ]; then
 	row lu 1d 128 128 128 64
 	row lu 2d 128 - 128 64
