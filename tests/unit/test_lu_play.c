@@ -1,7 +1,7 @@
 /*
  * test_lu_play.c -- PDGETRF played out (vproc/dense/lu_play.c) on cases
- * worked by hand: the split ring, PB_CptrsmB's round trips, pdtrsm_'s
- * choice.  Speeds 1 Mflop/s (one flop is one microsecond) unless said.
+ * worked by hand: the split ring, PB_CptrsmB's round trips, the panel's
+ * trees and PDLASWP down a process column, pdtrsm_'s choice.  Speeds 1 Mflop/s (one flop is one microsecond) unless said.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -53,6 +53,26 @@ static void trsm_b_round_trips(void **state)
 	NEAR(s.total, 2e-3);
 }
 
+/* n = 2, b = 1, a 2 x 1 grid on two machines, L = 1 ms, infinite
+ * bandwidth.  Step 0 (pk = 0): the panel's column pays, per column, the
+ * combine, its result and the pivot row, one tree level each: 3L, both
+ * processes then 2 flops (3L + 2); PDLASWP, the one pivot across rows,
+ * p0 -> p1 (4L + 2) and back (5L + 2); p0 solves 1 (5L + 3) and sends U
+ * down (6L + 3); p1 updates 2 (6L + 5).  Step 1 (pk = 1): the panel
+ * from the later clock, 9L + 5, p1's 2 flops (9L + 7); the swap p1 -> p0
+ * (10L + 7) and back: 11L + 7 us.  Machine m1 computed 2 + 2 + 2. */
+static void panel_and_swaps_down_a_column(void **state)
+{
+	(void)state;
+	size_t mach[2] = { 0, 1 };
+	double mf[2] = { 1.0, 1.0 }, lat[2] = { 1e-3, 1e-3 };
+	vproc_lu_platform pl = { 2, 1, 2, 1, mach, 2, mf, lat, NULL, 0, 0, 0, 0 };
+	vproc_lu_seconds s;
+	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
+	NEAR(s.total, 11e-3 + 7e-6);
+	NEAR(s.compute, 6e-6);
+}
+
 /* pdtrsm_.c, Left Lower No transpose, M = kb: on one process row
  * PB_CptrsmAB iff kb^2 / 2 <= 2 N; with two rows or more, AB. */
 static void trsm_choice(void **state)
@@ -86,6 +106,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(split_ring_on_a_row),
 		cmocka_unit_test(trsm_b_round_trips),
+		cmocka_unit_test(panel_and_swaps_down_a_column),
 		cmocka_unit_test(trsm_choice),
 		cmocka_unit_test(one_process),
 	};
