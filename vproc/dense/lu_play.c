@@ -84,8 +84,8 @@ static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t qk)
 	const vproc_lu_platform *pl = s->pl;
 	size_t P = pl->P, Q = pl->Q;
 	if (P > 1) {
-		double lv, small = column_hop(s, qk, 16.0, &lv), lv2;
-		double row = column_hop(s, qk, 8.0 * (double)kb, &lv2);
+		double lv, small = column_hop(s, qk, 16.0, &lv);
+		double row = column_hop(s, qk, 8.0 * (double)kb, &lv);
 		unsigned long long t = 0;
 		for (size_t p = 0; p < P; p++)
 			t = s->clock[p * Q + qk] > t ? s->clock[p * Q + qk] : t;
