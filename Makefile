@@ -432,6 +432,7 @@ bench: $(BENCH_BIN) all
 	$(Q)HETLAUNCH=$(BIN) tests/bench/bench_vclock.sh
 	$(Q)HETLAUNCH=$(BIN) tests/bench/bench_plan.sh
 	$(Q)HETLAUNCH=$(BIN) tests/bench/bench_hpl.sh
+	$(Q)HETLAUNCH=$(BIN) tests/bench/bench_predict.sh
 
 # The main job: stock ScaLAPACK LU (hl-driver, n = 2400) on the emulated
 # lhpc platform of paper 002 (Table 5), one process per machine and then

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "config/config.h"
+#include "planner/dense/lu_play.h"
 #include "planner/dense/lu_time.h"
 #include "planner/dense/mm_time.h"
 #include "planner/dense/qr_time.h"
@@ -14,7 +15,10 @@
 static vproc_status (*seconds_model(hl_kernel k))(const vproc_lu_platform *, vproc_lu_seconds *)
 {
 	switch (k) {
-	case HL_KERNEL_LU: return vproc_lu_time;
+	/* PDGETRF played out with its real topologies (lu_play.h): the sum
+	 * of phases missed PB_CptrsmB's wait for the whole row, 1.7-4.6x on
+	 * 1D plans with B near M (doc/design/predictions.md) */
+	case HL_KERNEL_LU: return vproc_lu_play_time;
 	/* HPL is right-looking LU on the same block-cyclic grid, its pivots
 	 * in one exchange (model_sum); its look-ahead, broadcast and swap
 	 * variants are not modelled (doc/design/hpl-model.md) */

@@ -1,8 +1,9 @@
 /*
  * lu_predict.h -- the predicted seconds of an LU, QR or MM job, network
  * included (doc/design/predictions.md): the predicted_time member of the 1d
- * and 2d layout rows (layout.h), from vproc/planner/dense/lu_time.c, qr_time.c and
- * mm_time.c, at the emulated speeds, at a real cluster's (mflops: per
+ * and 2d layout rows (layout.h), from vproc/planner/dense/lu_play.c (kernel: lu),
+ * lu_time.c (kernel: hpl), qr_time.c and mm_time.c, at the emulated
+ * speeds, at a real cluster's (mflops: per
  * machine, latency_us and bandwidth_mbps), or at the relative speeds
  * 1/cycle_time without a network (the step-by-step balance alone).
  */

@@ -18,7 +18,7 @@
  * order 500) from the compute seconds of the ranks of a 1d LU or QR run
  * (or, with busy, from each machine's busy seconds):
  * rank k is virtual process k of the 1 x B slice and did the flops of its
- * column blocks (vproc/dense: vproc_tg_column_work) at every size in ns;
+ * column blocks (vproc/planner/dense: vproc_tg_column_work) at every size in ns;
  * the machine's estimate is the median over its ranks
  * (vproc_measured_times).  A machine the plan left out keeps its
  * configured cycle time, scaled like the measured ones.

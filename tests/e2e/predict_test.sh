@@ -65,6 +65,36 @@ for c in "table3-mm configs/table3-emulated.yaml mm" "lhpc-mm configs/lhpc-emula
 	fi
 done
 
+# LU, 1D with B = M and nb = 64 (one column block per rank): PB_CptrsmB's
+# round trips make every step wait for the whole row (predictions.md,
+# "Which is right"), 2.0-2.7x the old sum of phases; the played-out model
+# within 5%.  16 identical machines (n = 1024) and 12 of cycle times 1, 2, 4
+# (16 ranks); 20 Gflop/s, 5 us, 20 Gb/s, the BLAS skipped.
+lu_case() {   # NAME MACHINES CYCLE_TIMES...
+	local name=$1 nm=$2 i=0; shift 2
+	local cts=("$@")
+	{
+		echo "machines:"
+		while [ $i -lt "$nm" ]; do
+			echo "  - {name: m$i, host: localhost, cycle_time: ${cts[$((i % ${#cts[@]}))]}}"
+			i=$((i + 1))
+		done
+		printf 'layout: 1d\nB: 16\nkernel: lu\nn: 1024\nnb: 64\n'
+		echo "emulate: {clock: virtual, mflops: 20000, cycle_time: 1, latency_us: 5, bandwidth_mbps: 20000, compute: skip}"
+	} >"$tmp/$name.yaml"
+	if ! "$HETLAUNCH" run "$tmp/$name.yaml" --quiet --out "$tmp/$name" >"$tmp/$name.out" 2>&1; then
+		bad "$name: hetlaunch run failed"; tail -5 "$tmp/$name.out"; return
+	fi
+	set -- $(python3 -c 'import json, sys; p = json.load(open(sys.argv[1]))["predicted"]; print(p["time"], p["measured_over_predicted"])' "$tmp/$name/report.json")
+	if awk -v x="$2" 'BEGIN { exit !(x >= 0.95 && x <= 1.05) }'; then
+		ok "$name: LU 1 x 16, B = M, nb = 64: predicted $1 s, measured / predicted $2"
+	else
+		bad "$name: LU 1 x 16, B = M, nb = 64: predicted $1 s, measured / predicted $2, not within 5%"
+	fi
+}
+lu_case lu-16same 16 1
+lu_case lu-12mixed 12 1 2 4
+
 # Cholesky has no seconds model yet: no prediction, rather than a wrong one.
 N=320
 config configs/lhpc-emulated.yaml lhpc-chol chol

@@ -17,6 +17,10 @@
  * port, and the prediction is the larger of the two; on a bus every
  * machine's bytes share the medium (000 s5), the critical path's too, and
  * they add to the rest.
+ * Since the played-out model (lu_play.h) predicts kernel: lu, this sum
+ * predicts kernel: hpl only, whose look-ahead and 1ringM broadcast it fits
+ * (doc/design/hpl-model.md); it misses PDGETRF's PB_CptrsmB and the
+ * split ring's later hops (doc/design/predictions.md).
  * Pure (vproc rules).
  */
 #ifndef VPROC_DENSE_LU_TIME_H

@@ -1,0 +1,114 @@
+/*
+ * test_lu_play.c -- PDGETRF played out (vproc/planner/dense/lu_play.c) on cases
+ * worked by hand: the split ring, PB_CptrsmB's round trips, the panel's
+ * trees and PDLASWP down a process column, pdtrsm_'s choice.  Speeds 1 Mflop/s (one flop is one microsecond) unless said.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "planner/dense/lu_play.h"
+#include "planner/dense/lu_time.h"
+
+#define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
+
+/* n = 3, b = 1, a 1 x 3 row on three machines, latency L = 1 ms, infinite
+ * bandwidth.  Step 0: p0's panel, 2 x 3 rows = 6; its pivots by the split
+ * ring to p1 (right) and p2 (left), both at L + 6; L11 the same way
+ * (PB_CptrsmAB: 0.5 <= 2 x 2), p1 and p2 solve 1 each (L + 7); L21 the
+ * same way (arrives L + 6), update 2 x 2 x 1 = 4: L + 11.  Step 1: p1's
+ * panel 4 (L + 15), pivots, L11 and L21 to p2 (2L + 15, solve 1, update
+ * 2: 2L + 18) and to p0.  Step 2: p2's panel 2 (2L + 20), its pivots to
+ * p0 and p1 at 3L + 20.  Busiest machine m2: 1 + 4 + 1 + 2 + 2 = 10. */
+static void split_ring_on_a_row(void **state)
+{
+	(void)state;
+	size_t mach[3] = { 0, 1, 2 };
+	double mf[3] = { 1.0, 1.0, 1.0 }, lat[3] = { 1e-3, 1e-3, 1e-3 };
+	vproc_lu_platform pl = { 3, 1, 1, 3, mach, 3, mf, lat, NULL, 0, 0, 0, 0 };
+	vproc_lu_seconds s;
+	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
+	NEAR(s.total, 3e-3 + 20e-6);
+	NEAR(s.compute, 10e-6);
+}
+
+/* n = 128, b = 64, a 1 x 2 row, latency L = 1 ms, infinite bandwidth and
+ * speed.  Step 0: pivots p0 -> p1 (L); PB_CptrsmB (64 x 32 = 2048 > 2 x 64
+ * columns): p1's 64 columns in two pieces of 32, each to p0 and back
+ * (2L, 3L; 4L, 5L); L21 p0 -> p1, sent at 4L (5L).  Step 1: p1's pivots to
+ * p0: 6L.  The sum of phases sees two hops, 2L. */
+static void trsm_b_round_trips(void **state)
+{
+	(void)state;
+	size_t mach[2] = { 0, 1 };
+	double mf[2] = { 1e12, 1e12 }, lat[2] = { 1e-3, 1e-3 };
+	vproc_lu_platform pl = { 128, 64, 1, 2, mach, 2, mf, lat, NULL, 0, 0, 0, 0 };
+	vproc_lu_seconds s;
+	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
+	NEAR(s.total, 6e-3);
+	assert_int_equal(vproc_lu_time(&pl, &s), VPROC_OK);
+	NEAR(s.total, 2e-3);
+}
+
+/* n = 2, b = 1, a 2 x 1 grid on two machines, L = 1 ms, infinite
+ * bandwidth.  Step 0 (pk = 0): the panel's column pays, per column, the
+ * combine, its result and the pivot row, one tree level each: 3L, both
+ * processes then 2 flops (3L + 2); PDLASWP, the one pivot across rows,
+ * p0 -> p1 (4L + 2) and back (5L + 2); p0 solves 1 (5L + 3) and sends U
+ * down (6L + 3); p1 updates 2 (6L + 5).  Step 1 (pk = 1): the panel
+ * from the later clock, 9L + 5, p1's 2 flops (9L + 7); the swap p1 -> p0
+ * (10L + 7) and back: 11L + 7 us.  Machine m1 computed 2 + 2 + 2. */
+static void panel_and_swaps_down_a_column(void **state)
+{
+	(void)state;
+	size_t mach[2] = { 0, 1 };
+	double mf[2] = { 1.0, 1.0 }, lat[2] = { 1e-3, 1e-3 };
+	vproc_lu_platform pl = { 2, 1, 2, 1, mach, 2, mf, lat, NULL, 0, 0, 0, 0 };
+	vproc_lu_seconds s;
+	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
+	NEAR(s.total, 11e-3 + 7e-6);
+	NEAR(s.compute, 6e-6);
+}
+
+/* pdtrsm_.c, Left Lower No transpose, M = kb: on one process row
+ * PB_CptrsmAB iff kb^2 / 2 <= 2 N; with two rows or more, AB. */
+static void trsm_choice(void **state)
+{
+	(void)state;
+	assert_int_equal(vproc_lu_trsm_ab(1, 16, 64, 64, 960), 0);
+	assert_int_equal(vproc_lu_trsm_ab(1, 16, 64, 64, 1024), 1);
+	assert_int_equal(vproc_lu_trsm_ab(1, 16, 32, 32, 255), 0);
+	assert_int_equal(vproc_lu_trsm_ab(1, 16, 32, 32, 256), 1);
+	assert_int_equal(vproc_lu_trsm_ab(2, 8, 64, 64, 64), 1);
+}
+
+/* One process: only the flops, 2/3 n^3 and the panels' lower order. */
+static void one_process(void **state)
+{
+	(void)state;
+	size_t mach[1] = { 0 };
+	double mf[1] = { 1.0 };
+	vproc_lu_platform pl = { 600, 32, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0, 0 };
+	vproc_lu_seconds s;
+	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
+	double f = 2.0 / 3.0 * 600.0 * 600.0 * 600.0;
+	assert_true(s.compute * 1e6 > f && s.compute * 1e6 < 1.1 * f);
+	NEAR(s.total, s.compute);
+	mach[0] = 1;
+	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(split_ring_on_a_row),
+		cmocka_unit_test(trsm_b_round_trips),
+		cmocka_unit_test(panel_and_swaps_down_a_column),
+		cmocka_unit_test(trsm_choice),
+		cmocka_unit_test(one_process),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,231 @@
+/*
+ * lu_play.c -- see lu_play.h.
+ */
+#include <math.h>
+
+#include "lu_play.h"
+#include "vsim.h"
+
+/* PILAENV: PBLAS's logical block size (PBLAS/SRC/pilaenv.f returns 32),
+ * which decides PDTRSM's topologies and PB_CptrsmB's pieces. */
+#define PB_NB 32
+
+/* Columns of global index >= lo that process column q owns. */
+static size_t cols_from(const vproc_lu_platform *pl, size_t lo, size_t q)
+{
+	return vproc_cyclic_owned_from(lo, pl->n, pl->b, q, pl->Q);
+}
+
+static size_t rows_from(const vproc_lu_platform *pl, size_t lo, size_t p)
+{
+	return vproc_cyclic_owned_from(lo, pl->n, pl->b, p, pl->P);
+}
+
+/* BLACS's split ring (BI_SringBS, BI_SringBR) along process row p from
+ * column root: the root sends to its right, then to its left; the processes
+ * up to distance Q/2 forward to their right, those beyond Q/2 + 1 to their
+ * left, each after it has the message. */
+void vproc_lu_sring(vproc_vsim *s, size_t p, size_t root, double bytes)
+{
+	size_t Q = s->pl->Q, half = Q / 2, row = p * Q;
+	if (Q < 2)
+		return;
+	for (size_t d = 0; d < half; d++)   /* right: d -> d + 1 */
+		vproc_vsim_message(s, row + (root + d) % Q, row + (root + d + 1) % Q, bytes);
+	if (Q < 3)
+		return;
+	vproc_vsim_message(s, row + root, row + (root + Q - 1) % Q, bytes);
+	for (size_t d = Q - 1; d > half + 1; d--)   /* left: d -> d - 1 */
+		vproc_vsim_message(s, row + (root + d) % Q, row + (root + d - 1) % Q, bytes);
+}
+
+/* BLACS's increasing ring (BI_IdringBS/BR, step +1) along row p. */
+void vproc_lu_iring(vproc_vsim *s, size_t p, size_t root, double bytes)
+{
+	size_t Q = s->pl->Q, row = p * Q;
+	for (size_t d = 0; d + 1 < Q; d++)
+		vproc_vsim_message(s, row + (root + d) % Q, row + (root + d + 1) % Q, bytes);
+}
+
+/* One hop down process column qk (bytes): the slowest link among its
+ * machines, 0 when the column is on one machine; and the depth of the
+ * runtime's two-level tree over the column's machines (coll.c). */
+static double column_hop(vproc_vsim *s, size_t qk, double bytes, double *levels)
+{
+	const vproc_lu_platform *pl = s->pl;
+	size_t *lead = s->scratch, nl = 0;
+	double hop = 0;
+	for (size_t p = 0; p < pl->P; p++) {
+		size_t m = pl->machine[p * pl->Q + qk], seen = 0;
+		for (size_t j = 0; j < nl && !seen; j++)
+			seen = lead[j] == m;
+		if (!seen)
+			lead[nl++] = m;
+		double lat = pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
+		double bw = pl->bus ? pl->bus_bytes_per_s : pl->bytes_per_s ? pl->bytes_per_s[m] : 0;
+		double h = lat + (bw > 0 ? bytes / bw : 0);
+		hop = h > hop ? h : hop;
+	}
+	*levels = nl > 1 ? ceil(log2((double)nl)) : 0;
+	return nl > 1 ? hop : 0;
+}
+
+/* PDGETF2 on process column qk, rows from lo, kb columns.  With P > 1,
+ * per column: the pivot's search (a combine down the column, then its
+ * result back), the pivot row's swap and broadcast down the column, by
+ * the runtime's trees, each a synchronisation of the column: played in
+ * bulk (the column's processes start together, pay the kb columns' tree
+ * depths, then compute their rank-1 updates) so that the model stays M P
+ * steps, not M b P (22 x 16 at n = 100 000 took 15 s to plan column by
+ * column).  Then the pivots along every row by PDGETRF's split ring
+ * (IGEBS2D, 4 bytes a pivot). */
+static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t qk)
+{
+	const vproc_lu_platform *pl = s->pl;
+	size_t P = pl->P, Q = pl->Q;
+	if (P > 1) {
+		double lv, small = column_hop(s, qk, 16.0, &lv);
+		double row = column_hop(s, qk, 8.0 * (double)kb, &lv);
+		unsigned long long t = 0;
+		for (size_t p = 0; p < P; p++)
+			t = s->clock[p * Q + qk] > t ? s->clock[p * Q + qk] : t;
+		t += (unsigned long long)llround((double)kb * lv * (2.0 * small + row) * 1e9);
+		for (size_t p = 0; p < P; p++)
+			s->clock[p * Q + qk] = t;
+	}
+	for (size_t p = 0; p < P; p++) {
+		double flops = 0;   /* the rank-1 updates, summed (arithmetic only) */
+		for (size_t j = 0; j < kb; j++)
+			flops += 2.0 * (double)rows_from(pl, lo + j, p) * (double)(kb - j);
+		vproc_vsim_compute(s, p * Q + qk, flops);
+	}
+	for (size_t p = 0; p < P; p++)
+		vproc_lu_sring(s, p, qk, 4.0 * (double)kb);
+}
+
+/* PDLASWP (P > 1), both calls: in every process column, each of the kb
+ * pivots swaps a row of the process's other columns between row pk and
+ * another process row, (P - 1) / P of them across rows for a random
+ * matrix; two latencies a pivot (the two calls, each PDSWAP's exchange
+ * one latency: both send, then receive).  Each other row's exchanges are
+ * booked as one pair of their bytes, and the latencies of the rest added
+ * to both processes. */
+static void swaps(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
+{
+	const vproc_lu_platform *pl = s->pl;
+	size_t P = pl->P, Q = pl->Q;
+	for (size_t q = 0; q < Q; q++) {
+		double cols = (double)cols_from(pl, 0, q) - (q == qk ? (double)kb : 0.0);
+		for (size_t h = 1; h < P && cols > 0; h++) {
+			size_t a = pk * Q + q, b = ((pk + h) % P) * Q + q;
+			double c = (double)(kb / P + ((h - 1) < kb % P));
+			if (c == 0)
+				continue;
+			vproc_vsim_message(s, a, b, 8.0 * cols * c);
+			vproc_vsim_message(s, b, a, 8.0 * cols * c);
+			size_t m = pl->machine[a];
+			if (m == pl->machine[b])
+				continue;
+			double lat = pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
+			s->clock[a] += (unsigned long long)llround(2.0 * (c - 1.0) * lat * 1e9);
+			s->clock[b] = s->clock[a] > s->clock[b] ? s->clock[a] : s->clock[b];
+		}
+	}
+}
+
+/* pdtrsm_.c's choice for Left, Lower, No transpose, M = kb, N = ncols:
+ * both operands communicated (PB_CptrsmAB) when ABestR <= 2 Best, else
+ * only B (PB_CptrsmB). */
+int vproc_lu_trsm_ab(size_t P, size_t Q, size_t b, size_t kb, size_t ncols)
+{
+	double m = (double)kb;
+	double tmp1 = m, tmp4 = (double)vproc_cyclic_owned_from(0, ncols, b, 0, Q);
+	if (P > 1)
+		tmp1 = (double)vproc_cyclic_owned_from(0, kb, b, 0, P);
+	double abest = m * ((Q == 1 ? 0.0 : tmp1 / 2.0) + (P == 1 ? 0.0 : tmp4));
+	double itmp = (double)b;
+	double best = (double)ncols * (ceil(m / itmp) * itmp * (P == 1 ? 0.0 : 1.0) +
+	                               (Q == 1 ? 0.0 : 1.0));
+	return abest <= 2.0 * best;
+}
+
+/* PB_CptrsmB on a 1 x Q row: B's block row goes, process by process from
+ * the owner of its first column, in pieces of about PILAENV columns to the
+ * owner of L11 (column qk), which solves each and sends it back; the
+ * owner of a piece waits for it before it sends the next.  So the solve
+ * waits for every process of the row to be done with the step before. */
+static void trsm_b(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
+{
+	const vproc_lu_platform *pl = s->pl;
+	size_t Q = pl->Q, root = pk * Q + qk;
+	size_t first = (lo2 / pl->b) % Q;
+	for (size_t h = 0; h < Q; h++) {
+		size_t q = (first + h) % Q, cols = cols_from(pl, lo2, q), x = pk * Q + q;
+		size_t nbb = cols ? cols / ((cols - 1) / PB_NB + 1) : 0;
+		for (size_t left = cols; left > 0;) {
+			size_t w = nbb < left ? nbb : left;
+			double bytes = 8.0 * (double)kb * (double)w;
+			if (x != root)
+				vproc_vsim_message(s, x, root, bytes);
+			vproc_vsim_compute(s, root, (double)kb * (double)kb * (double)w);
+			if (x != root)
+				vproc_vsim_message(s, root, x, bytes);
+			left -= w;
+		}
+	}
+}
+
+/* PB_CptrsmAB: L11 along row pk from column qk (an increasing ring when
+ * pdtrsm_ forces the topology, M and N above PILAENV; else PDGETRF's split
+ * ring), then every process of row pk solves its columns. */
+static void trsm_ab(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
+{
+	const vproc_lu_platform *pl = s->pl;
+	double bytes = 8.0 * (double)kb * (double)kb;
+	if (kb > PB_NB && pl->n - lo2 > PB_NB)
+		vproc_lu_iring(s, pk, qk, bytes);
+	else
+		vproc_lu_sring(s, pk, qk, bytes);
+	for (size_t q = 0; q < pl->Q; q++)
+		vproc_vsim_compute(s, pk * pl->Q + q,
+		                   (double)kb * (double)kb * (double)cols_from(pl, lo2, q));
+}
+
+/* PDGEMM (PB_CpgemmAB): L21 along every row by the split ring, U down
+ * every column by MPI_Bcast (PDGETRF's ' '), then each process updates
+ * its rows x columns. */
+static void update(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
+{
+	const vproc_lu_platform *pl = s->pl;
+	size_t P = pl->P, Q = pl->Q;
+	for (size_t p = 0; p < P; p++)
+		vproc_lu_sring(s, p, qk, 8.0 * (double)rows_from(pl, lo2, p) * (double)kb);
+	for (size_t q = 0; q < Q && P > 1; q++)
+		vproc_vsim_bcast(s, q, Q, P, pk, 8.0 * (double)cols_from(pl, lo2, q) * (double)kb);
+	for (size_t p = 0; p < P; p++)
+		for (size_t q = 0; q < Q; q++)
+			vproc_vsim_compute(s, p * Q + q, 2.0 * (double)rows_from(pl, lo2, p) *
+			                                 (double)cols_from(pl, lo2, q) * (double)kb);
+}
+
+/* Step k of PDGETRF's loop. */
+static void lu_step(vproc_vsim *s, size_t k, size_t lo, size_t kb)
+{
+	const vproc_lu_platform *pl = s->pl;
+	size_t pk = k % pl->P, qk = k % pl->Q, lo2 = lo + kb;
+	panel(s, lo, kb, qk);
+	if (pl->P > 1)
+		swaps(s, kb, pk, qk);
+	if (lo2 >= pl->n)
+		return;
+	if (vproc_lu_trsm_ab(pl->P, pl->Q, pl->b, kb, pl->n - lo2))
+		trsm_ab(s, lo2, kb, pk, qk);
+	else
+		trsm_b(s, lo2, kb, pk, qk);
+	update(s, lo2, kb, pk, qk);
+}
+
+vproc_status vproc_lu_play_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
+{
+	return vproc_vsim_run(pl, lu_step, out);
+}
