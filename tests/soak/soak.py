@@ -141,14 +141,17 @@ def run_case(hetlaunch, tmp, text, row):
         out = os.path.join(tmp, "run-%d-%d" % (row["case"], run))
         rc, rep, w, err = run_once(hetlaunch, path, out)
         wall += w
+        if rep is not None and rep.get("results"):   # a failed run's figures too
+            times.append(rep["results"][0]["time"])
+            row["mop"] = (rep.get("predicted") or {}).get("measured_over_predicted")
         why = judge(rc, rep)
         if why:
             why = "run %d: %s\n%s" % (run, why, "\n".join(err.strip().split("\n")[-15:]))
             break
-        times.append(rep["results"][0]["time"])
-        row["mop"] = (rep.get("predicted") or {}).get("measured_over_predicted")
         shutil.rmtree(out, ignore_errors=True)
-    if not why and times[0] != times[1]:
+    if not why and len(times) != 2:
+        why = "a run without a result"
+    elif not why and times[0] != times[1]:
         why = "virtual times differ: %s s, then %s s" % (times[0], times[1])
     row["time"] = times[0] if times else None
     row["wall"] = wall
