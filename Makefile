@@ -405,7 +405,7 @@ e2e: all
 # SOAK_BENCH_CASES of the full range, `make soak` SOAK_CASES of them.
 SOAK_SEED        ?= 1
 SOAK_CASES       ?= 200
-SOAK_BENCH_CASES ?= 40
+SOAK_BENCH_CASES ?= 24
 soak: all
 	$(Q)HETLAUNCH=$(BIN) tests/soak/soak.py --seed $(SOAK_SEED) --cases $(SOAK_CASES)
 
