@@ -9,8 +9,9 @@ column blocks, nb 16 to 128, kernel lu, qr, chol or mm, MPICH or Open MPI.
 Every case must finish (the stall watchdog is set short: a stalled case
 ends as one), pass, keep virtual-time order (`emulation.out_of_order` 0)
 and give the same virtual time on a second run; each case's emulated /
-predicted seconds are printed in the table.  A failed case prints its YAML
-and the command that replays it alone.
+predicted seconds are printed in the table, and their range per kernel and
+layout after it.  A failed case prints its YAML and the command that
+replays it alone.
 
 Case K of seed S is drawn from its own generator (seeded "S:K"), so it is
 the same whatever --cases says and replays with --case K.
@@ -166,6 +167,18 @@ def fmt(row):
         row["shape"], row["n"], row["nb"], row["M"], t, mop, row["wall"])
 
 
+def summary(rows):
+    """emulated / predicted by kernel and layout: how far the model is."""
+    groups = {}
+    for r in rows:
+        if r.get("mop") is not None:
+            groups.setdefault((r["kernel"], r["layout"]), []).append(r["mop"])
+    for (kernel, layout), v in sorted(groups.items()):
+        v.sort()
+        print("soak: %s %s: emulated / predicted %.2f to %.2f, median %.2f (%d cases)" % (
+            kernel, layout, v[0], v[-1], v[len(v) // 2], len(v)))
+
+
 def args_parse():
     ap = argparse.ArgumentParser(description="randomized soak of the emulator")
     ap.add_argument("--seed", type=int, default=int(os.environ.get("SOAK_SEED", "1")))
@@ -190,7 +203,7 @@ def main():
             print("# case %d of seed %d\n%s" % (k, a.seed, make_case(a.seed, k, a.max_ranks, a.max_n)[0]))
         return 0
     tmp = tempfile.mkdtemp(prefix="hetlaunch-soak.")
-    failed, t0 = [], time.monotonic()
+    failed, rows, t0 = [], [], time.monotonic()
     print("soak: seed %d, %d case(s), up to %d ranks, n up to %d (load %s)" % (
         a.seed, len(ks), a.max_ranks, a.max_n, open("/proc/loadavg").read().split()[:3]))
     print("| case | mpi | kernel | layout | machines | ranks | B or grid/panel | n | nb | M "
@@ -200,6 +213,7 @@ def main():
         for k in ks:
             text, row = make_case(a.seed, k, a.max_ranks, a.max_n)
             why = run_case(a.hetlaunch, tmp, text, row)
+            rows.append(row)
             print(fmt(row), flush=True)
             if why:
                 failed.append(k)
@@ -208,6 +222,7 @@ def main():
                           k, a.seed, why, a.seed, a.max_ranks, a.max_n, k, text), flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    summary(rows)
     print("soak: %d passed, %d failed%s in %.0f s of wall (load %s)" % (
         len(ks) - len(failed), len(failed),
         " (cases %s)" % ", ".join(map(str, failed)) if failed else "", time.monotonic() - t0,
