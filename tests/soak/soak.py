@@ -106,7 +106,7 @@ def make_case(seed, k, max_ranks, max_n):
 
 
 def run_once(hetlaunch, path, out):
-    """One run: (exit status, report or None, wall seconds)."""
+    """One run: (exit status, report or None, wall seconds, stderr)."""
     t0 = time.monotonic()
     p = subprocess.run([hetlaunch, "run", path, "--quiet", "--out", out],
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
