@@ -3,7 +3,9 @@
 #   make                  bin/hetlaunch and lib/hetlaunch/libhetlaunch-rt.so
 #   make check            build and run every test (installs missing packages)
 #   make VARIANT=san check   the same under AddressSanitizer and UBSan
-#   make bench            planner benchmarks
+#   make bench            planner benchmarks (and SOAK_BENCH_CASES soak cases)
+#   make soak             the emulator's randomized soak: SOAK_CASES cases
+#                         (default 200) of seed SOAK_SEED (default 1)
 #   make run              set up and run the main job on the emulated default
 #   make install PREFIX=/usr/local
 #   make V=1              show the commands
@@ -99,7 +101,7 @@ TEST_BIN     := $(TEST_SRC:tests/%.c=$(OBJ)/tests/%)
 BENCH_BIN    := $(BENCH_SRC:tests/%.c=$(OBJ)/tests/%)
 
 .SECONDARY:
-.PHONY: all deps check unit cli e2e rt-san bench run install uninstall clean
+.PHONY: all deps check unit cli e2e rt-san bench soak run install uninstall clean
 .DEFAULT_GOAL := all
 
 PROBE     := $(OUT)/lib/hetlaunch/hl-probe
@@ -420,6 +422,21 @@ e2e: all
 	$(Q)HL_MMM=$(HL_MMM) PRELOAD=$(LIBRT) HETLAUNCH=$(BIN) tests/e2e/mmm_test.sh
 	$(Q)HETLAUNCH=$(BIN) tests/e2e/hpl_test.sh
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) tests/e2e/spin_test.sh
+	$(Q)HETLAUNCH=$(BIN) tests/soak/soak.py --seed $(SOAK_SEED) --cases 10 --max-ranks 16 --max-n 2048
+
+# The emulator's randomized soak (tests/soak/soak.py): random platforms,
+# layouts, kernels and MPIs under the virtual clock with compute: skip;
+# every case must finish, pass, keep virtual-time order and repeat its
+# time.  `make check` runs 10 small cases (16 ranks at most) and `make soak`
+# SOAK_CASES of the full range, both failing on a failed case; `make bench`
+# reports SOAK_BENCH_CASES of the full range (--report: the table and every
+# failure with its replay command, exit 0), because two faults it finds are
+# open (doc/design/virtual-clock.md, "The randomized soak").
+SOAK_SEED        ?= 1
+SOAK_CASES       ?= 200
+SOAK_BENCH_CASES ?= 12
+soak: all
+	$(Q)HETLAUNCH=$(BIN) tests/soak/soak.py --seed $(SOAK_SEED) --cases $(SOAK_CASES)
 
 rt-san: all $(LIBRT_SAN) $(PATTERNS_SAN)
 	$(Q)HETLAUNCH=$(BIN) OBJ=$(OBJ) PRELOAD=$(LIBRT) PRELOAD_SAN=$(LIBRT_SAN) \
@@ -433,6 +450,7 @@ bench: $(BENCH_BIN) all
 	$(Q)HETLAUNCH=$(BIN) tests/bench/bench_plan.sh
 	$(Q)HETLAUNCH=$(BIN) tests/bench/bench_hpl.sh
 	$(Q)HETLAUNCH=$(BIN) tests/bench/bench_predict.sh
+	$(Q)HETLAUNCH=$(BIN) tests/soak/soak.py --seed $(SOAK_SEED) --cases $(SOAK_BENCH_CASES) --report
 
 # The main job: stock ScaLAPACK LU (hl-driver, n = 2400) on the emulated
 # lhpc platform of paper 002 (Table 5), one process per machine and then

@@ -15,7 +15,9 @@
 #      peak memory at 16, 64, 96 and 256 ranks; 16 and 96 ranks with the
 #      BLAS run too, and the skip/run difference of the emulated times.
 #      BENCH_SKIP_RANKS chooses the ranks (default "16 64 96 256"; the
-#      256-rank LU is n = 20 000, about 4 minutes here: target 5).
+#      256-rank LU is n = 20 000, about 4 minutes here: target 5).  Each
+#      line has the job's CPU seconds too (user + sys, all its processes),
+#      which the computer's other load changes far less than the wall time.
 #   5. B = M (one column block per rank), nb = 64, LU under compute: skip,
 #      machines of cycle times 1, 2, 4 (20, 10, 5 Gflop/s; 5 us, 20 Gb/s):
 #      the family whose 96-rank run stalled for ever (a full pending
@@ -34,16 +36,23 @@ status=0
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 rtime() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['results'][0]['time'])" "$1/report.json"; }
 
-# timed NAME: run $tmp/NAME.yaml into $tmp/run-OUT (default NAME); prints the wall seconds
+# timed NAME [OUT]: run $tmp/NAME.yaml into $tmp/run-OUT (default NAME);
+# prints the wall seconds.  The job's CPU seconds (user + sys of hetlaunch
+# and every process it waited for: mpiexec, the ranks) go to $tmp/OUT.cpu:
+# a wall time that grew with CPU time unchanged is the computer's load,
+# not the code (cpu OUT prints them).
 timed() {
 	local name=$1 out=${2:-$1} t0 t1
 	t0=$(date +%s.%N)
-	if ! "$HETLAUNCH" run "$tmp/$name.yaml" --quiet --out "$tmp/run-$out" 2>"$tmp/$out.err"; then
+	if ! /usr/bin/time -f "%U %S" -o "$tmp/$out.cpu" \
+		"$HETLAUNCH" run "$tmp/$name.yaml" --quiet --out "$tmp/run-$out" 2>"$tmp/$out.err"; then
 		echo "bench_vclock: $name failed:"; tail -5 "$tmp/$out.err"; status=1
 	fi
 	t1=$(date +%s.%N)
 	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }'
 }
+
+cpu() { tail -1 "$tmp/$1.cpu" 2>/dev/null | awk '{ printf "%.1f", $1 + $2 }'; }
 
 # PLATFORM (lhpc, lip) at n = 2400 with the keys KEY... added to its
 # emulate: mapping
@@ -132,7 +141,7 @@ skip_row() {
 	# the ordering's cost, summed over the ranks (HETLAUNCH_VORDER_STATS, vorder.c)
 	local cost; cost=$(awk '/^hetlaunch-vorder:/ { for (i = 4; i < NF; i += 2) s[$i] += $(i + 1) }
 		END { printf "naps %d, timeouts %d, snapshots %d", s["naps"], s["timeouts"], s["snapshots"] }' "$tmp/run-$name/log.txt")
-	echo "4. $name: $t s emulated in $w s of wall ($(awk -v t="$t" -v w="$w" 'BEGIN { printf "%.4f", t / w }') emulated s per wall s; $cost)," \
+	echo "4. $name: $t s emulated in $w s of wall, $(cpu "$name") s of CPU ($(awk -v t="$t" -v w="$w" 'BEGIN { printf "%.4f", t / w }') emulated s per wall s; $cost)," \
 	     "memory $(awk -v p="$peak" -v b="$base" 'BEGIN { printf "%.2f", (p - b) / 2^30 }') GiB above the $(awk -v b="$base" 'BEGIN { printf "%.2f", b / 2^30 }') GiB before" \
 	     "(load before: $l0, after: $(load))"
 }
@@ -180,7 +189,7 @@ if [ -z "$ONLY" ] || [ "$ONLY" = 5 ]; then
 			grep -m 20 stalled "$tmp/run-bm$r/log.txt"   # the watchdog's diagnosis, if it ended it
 		fi
 		echo "5. B = M = $r ($((r * 3 / 4)) machines, n = $((64 * r))): $(rtime "$tmp/run-bm$r" 2>/dev/null) s emulated" \
-		     "in $w s of wall, emulated / predicted $mop, out_of_order $ooo (load before: $l0, after: $(load))"
+		     "in $w s of wall, $(cpu "bm$r") s of CPU, emulated / predicted $mop, out_of_order $ooo (load before: $l0, after: $(load))"
 	done
 fi
 exit $status
