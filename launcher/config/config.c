@@ -241,14 +241,15 @@ static int check_ident(diag *d, const char *key, const yt_node *v, const char *e
 }
 
 /* A flow or block list of exactly two integers >= 1, e.g. [3, 3]. */
-static int get_pair(diag *d, const char *key, const yt_node *v, size_t out[2])
+static int get_pair(diag *d, const char *key, const yt_node *v, size_t lo, size_t hi,
+                    size_t out[2])
 {
 	if (v->kind != YT_SEQ || v->n != 2) {
 		diag_error(d, v->line, v->col, "%s: expected a list of two integers, e.g. [3, 3]", key);
 		return -1;
 	}
-	if (get_size(d, key, v->items[0], 1, 1u << 20, &out[0]) < 0 ||
-	    get_size(d, key, v->items[1], 1, 1u << 20, &out[1]) < 0)
+	if (get_size(d, key, v->items[0], lo, hi, &out[0]) < 0 ||
+	    get_size(d, key, v->items[1], lo, hi, &out[1]) < 0)
 		return -1;
 	return 0;
 }
@@ -1341,11 +1342,6 @@ int hl_cfg_string(diag *d, const char *key, const yt_node *v, char **out)
 	return get_string(d, key, v, out);
 }
 
-int hl_cfg_pair(diag *d, const char *key, const yt_node *v, size_t out[2])
-{
-	return get_pair(d, key, v, out);
-}
-
 int hl_cfg_key(diag *d, hl_key_section s, const char *key, const yt_node *v, void *out)
 {
 	const hl_key_def *k = hl_key_find(s, key);
@@ -1356,18 +1352,8 @@ int hl_cfg_key(diag *d, hl_key_section s, const char *key, const yt_node *v, voi
 		return get_positive(d, key, v, out);
 	case HL_KT_ENUM:
 		return get_enum(d, key, v, k->values, count_values(k->values), out);
-	case HL_KT_PAIR: {
-		size_t *pair = out;
-		if (v->kind != YT_SEQ || v->n != 2) {
-			diag_error(d, v->line, v->col, "%s: expected a list of two integers, e.g. [3, 3]",
-			           key);
-			return -1;
-		}
-		return get_size(d, key, v->items[0], k->lo, k->hi, &pair[0]) < 0 ||
-		               get_size(d, key, v->items[1], k->lo, k->hi, &pair[1]) < 0
-		           ? -1
-		           : 0;
-	}
+	case HL_KT_PAIR:
+		return get_pair(d, key, v, k->lo, k->hi, out);
 	case HL_KT_STRING:
 		return get_string(d, key, v, out);
 	default:

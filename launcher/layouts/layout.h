@@ -102,7 +102,6 @@ int hl_cfg_bool(diag *d, const char *key, const yt_node *v, int *out);
 int hl_cfg_enum(diag *d, const char *key, const yt_node *v, const char *const *names,
                 size_t n, int *out);
 int hl_cfg_string(diag *d, const char *key, const yt_node *v, char **out);
-int hl_cfg_pair(diag *d, const char *key, const yt_node *v, size_t out[2]);
 /* A layout's own key read by its row of the key table (config/keys.c): its
  * type and its range or values, so that a limit is written once.  out is a
  * size_t (integer), a double (number), an int (enum: the value's index),

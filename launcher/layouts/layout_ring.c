@@ -23,9 +23,9 @@
 #define RING_DEFAULT_ITERATIONS 100
 #define RING_DEFAULT_TIME_LIMIT 10.0
 
-/* The order of solver's values in keys.c (hl_cfg_key reads their index). */
+/* The order of solver's values in keys.c (hl_cfg_key reads their index;
+ * the plan names the solver by that row's value). */
 enum { SOLVER_AUTO, SOLVER_EXACT, SOLVER_MILP, SOLVER_GREEDY, SOLVER_TSP };
-static const char *const SOLVERS[] = { "auto", "exact", "milp", "greedy", "tsp" };
 
 typedef struct {
 	double W, H;
@@ -283,7 +283,7 @@ static vproc_status solve(const vproc_ring_platform *pf, const ring_cfg *r, ring
 	int s = r->solver;
 	if (s == SOLVER_AUTO)
 		s = pf->p <= RING_AUTO_EXACT_MAX ? SOLVER_EXACT : SOLVER_MILP;
-	rp->solver = SOLVERS[s];
+	rp->solver = hl_key_find(HL_KS_TOP, "solver")->values[s];
 	switch (s) {
 	case SOLVER_EXACT:
 		return vproc_ring_exact(pf, &rp->ring);

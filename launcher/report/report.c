@@ -70,11 +70,7 @@ static void report_result_extra(jw *w, const hl_result *r)
 	if (r->routine[0]) {
 		jw_key(w, "routine"); jw_str(w, r->routine);
 	}
-	jw_key(w, "residual");
-	if (isfinite(r->residual))
-		jw_num(w, r->residual);
-	else
-		jw_null(w);
+	jw_key(w, "residual"); jw_num(w, r->residual);   /* null when there is none */
 	int unchecked = strcmp(r->check, "NOCHECK") == 0;
 	if (unchecked) {
 		jw_key(w, "unchecked"); jw_str(w, "compute: skip (the BLAS were not run)");
@@ -145,11 +141,7 @@ static void report_results(jw *w, const hl_run *run)
 		if (isfinite(r->rate_time)) {
 			jw_key(w, "time_precise"); jw_num(w, r->rate_time);
 		}
-		jw_key(w, "gflops");
-		if (isfinite(r->gflops))
-			jw_num(w, r->gflops);
-		else
-			jw_null(w);
+		jw_key(w, "gflops"); jw_num(w, r->gflops);   /* null when unknown */
 		jw_key(w, "check"); jw_str(w, r->check);
 		report_result_extra(w, r);
 		jw_end(w);
