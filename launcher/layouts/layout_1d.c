@@ -94,7 +94,7 @@ static vproc_status choose_order(hl_plan *plan)
 	const hl_config *cfg = plan->cfg;
 	if (cfg->order == HL_ORDER_GROUPED)
 		return group_slice(plan);
-	double ti = cfg->order == HL_ORDER_AUTO && hl_seconds_affordable(cfg, plan->B)
+	double ti = cfg->order == HL_ORDER_AUTO && hl_seconds_affordable(cfg, 1, plan->B)
 	            ? hl_predicted_seconds(plan, 0) : 0.0;
 	if (!(ti > 0))
 		return VPROC_OK;
@@ -319,7 +319,7 @@ static void print_order(const hl_plan *pl, FILE *out)
 		fprintf(out, "\nSlice order: 000 s3.4's (%s)\n",
 		        !cfg->emulate && hl_seconds_speeds(cfg) == HL_SPEEDS_NONE
 		        ? "not emulated: no network to predict the other by"
-		        : !hl_seconds_affordable(cfg, pl->B) ? "too large to predict while planning"
+		        : !hl_seconds_affordable(cfg, 1, pl->B) ? "too large to predict while planning"
 		        : "no seconds model for this kernel or emulated network: "
 		          "kernels lu, qr, emulate: mflops, a switch or a bus");
 		return;

@@ -117,7 +117,7 @@ double hl_model_seconds(const hl_plan *plan, int baseline, hl_speeds how)
 	double *rates = calloc(3 * cfg->nmachines, sizeof *rates);
 	hl_ranks r = { 0 };
 	int rc = rates ? (baseline ? hl_ranks_cyclic(plan, &r) : hl_ranks_from_plan(plan, &r)) : -1;
-	double t = rc < 0 || !hl_seconds_affordable(cfg, r.nranks) ? 0.0
+	double t = rc < 0 || !hl_seconds_affordable(cfg, r.nprow, r.npcol) ? 0.0
 	           : model_sum(cfg, how, &r, rates);
 	if (rc == 0)
 		hl_ranks_free(&r);
@@ -138,19 +138,53 @@ double hl_predicted_seconds(const hl_plan *plan, int baseline)
 	return hl_model_seconds(plan, baseline, hl_seconds_speeds(plan->cfg));
 }
 
-int hl_seconds_affordable(const hl_config *cfg, size_t nranks)
+/* The budgets of one model's run while planning: about half a second
+ * each here (2 cores); a plan runs the models up to eight times
+ * (layout_1d.c's order, plan.c's seconds and baseline's, layout_2d.c's
+ * relative pair, layout auto's both).  The phase sums (lu_time, qr_time,
+ * mm_time) walk every step and, in it, every process and machine a few
+ * times, QR's panels b times that: 1e8 such steps.  LU's play counts its
+ * own events (lu_play.h), 25-60 ns each (60 when the calendars run full:
+ * n = 400 000, nb = 64 on 384 ranks).  The loader lets n reach 10^7 with
+ * nb = 1.  make fuzz's sanitizers are 10-15 times slower and give a case
+ * 30 s: its build scales the budgets by HL_SECONDS_BUDGET_SCALE. */
+#ifndef HL_SECONDS_BUDGET_SCALE
+#define HL_SECONDS_BUDGET_SCALE 1.0
+#endif
+#define PHASES_BUDGET (1e8 * HL_SECONDS_BUDGET_SCALE)
+#define PLAY_BUDGET (2e7 * HL_SECONDS_BUDGET_SCALE)
+
+/* The models' work for the config's sizes on an nprow x npcol grid, and
+ * its budget. */
+static double seconds_work(const hl_config *cfg, size_t nprow, size_t npcol, double *budget)
 {
-	/* The dense models walk every step and, in it, every process and
-	 * machine a few times (vproc_cyclic_owned_from is closed-form): about
-	 * M (P Q + machines) steps of work, and QR's panels b times that.
-	 * 1e8 is about half a second here, and a plan runs them up to six
-	 * times (layout_1d.c's order, plan.c's seconds, layout auto); the
-	 * loader lets n reach 10^7 with nb = 1 (make fuzz). */
+	hl_kernel model = hl_config_model(cfg);
+	int play = seconds_model(model) == vproc_lu_play_time;
 	double work = 0.0;
 	for (size_t k = 0; k < cfg->nsizes; k++) {
+		vproc_lu_platform pl = { .n = cfg->sizes[k], .b = cfg->nb, .P = nprow, .Q = npcol };
 		double M = cfg->nb ? (double)cfg->sizes[k] / (double)cfg->nb + 1.0 : 0.0;
-		double panel = hl_config_model(cfg) == HL_KERNEL_QR ? (double)cfg->nb : 1.0;
-		work += M * panel * (double)(nranks + cfg->nmachines) * 4.0;
+		double panel = model == HL_KERNEL_QR ? (double)cfg->nb : 1.0;
+		work += play ? vproc_lu_play_events(&pl)
+		        : M * panel * (double)(nprow * npcol + cfg->nmachines) * 4.0;
 	}
-	return work <= 1e8;
+	*budget = play ? PLAY_BUDGET : PHASES_BUDGET;
+	return work;
+}
+
+int hl_seconds_affordable(const hl_config *cfg, size_t nprow, size_t npcol)
+{
+	double budget, work = seconds_work(cfg, nprow, npcol, &budget);
+	return work <= budget;
+}
+
+double hl_seconds_over_budget(const hl_plan *plan, double *budget)
+{
+	hl_ranks r = { 0 };
+	*budget = 0.0;
+	if (hl_seconds_speeds(plan->cfg) == HL_SPEEDS_NONE || hl_ranks_from_plan(plan, &r) < 0)
+		return 0.0;
+	double work = seconds_work(plan->cfg, r.nprow, r.npcol, budget);
+	hl_ranks_free(&r);
+	return work > *budget ? work : 0.0;
 }

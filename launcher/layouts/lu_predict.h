@@ -38,7 +38,11 @@ double hl_lu_predicted_time(const hl_plan *plan, int baseline);
 double hl_predicted_seconds(const hl_plan *plan, int baseline);
 
 /* 1 if the seconds models are cheap enough to run while planning (about a
- * second at most) for this config's sizes on nranks processes. */
-int hl_seconds_affordable(const hl_config *cfg, size_t nranks);
+ * second at most) for this config's sizes on an nprow x npcol grid. */
+int hl_seconds_affordable(const hl_config *cfg, size_t nprow, size_t npcol);
+
+/* The models' work for plan (events or steps, lu_predict.c) when it is
+ * over the planning budget (then *budget), else 0. */
+double hl_seconds_over_budget(const hl_plan *plan, double *budget);
 
 #endif

@@ -31,6 +31,8 @@ static void predict_seconds(const hl_config *cfg, hl_plan *plan)
 		                : cfg->layout->predicted_time(plan, b) / K;
 		plan->seconds[b] = t > 0 && t < HUGE_VAL ? t : 0.0;
 	}
+	if (!(plan->seconds[0] > 0))
+		plan->seconds_work[0] = hl_seconds_over_budget(plan, &plan->seconds_work[1]);
 }
 
 int hl_plan_build(const hl_config *cfg, diag *d, hl_plan *plan)

@@ -25,6 +25,8 @@ typedef struct {
 	                       * of its baseline at the emulated speeds and network
 	                       * (plan.c: layout.h predicted_time / K, unless the
 	                       * layout's plan set it; 0: none) */
+	double seconds_work[2]; /* no seconds: the models' work, over the
+	                         * planning budget [1] (lu_predict.c); else 0 */
 	double *t;            /* [nmachines] cycle times, in list order (both layouts) */
 	size_t B;
 	int B_auto;           /* 1 if we chose B */

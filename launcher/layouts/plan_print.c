@@ -16,6 +16,10 @@
 /* The predicted seconds (plan.c), when there are some. */
 static void seconds_text(const hl_plan *pl, FILE *out)
 {
+	if (pl->seconds_work[0] > 0)
+		fprintf(out, "\nPredicted seconds: not computed while planning: the model would take "
+		        "about %.3g events, over the planner's %.3g (a second or so; "
+		        "doc/design/predictions.md)\n", pl->seconds_work[0], pl->seconds_work[1]);
 	if (!(pl->seconds[0] > 0))
 		return;
 	fprintf(out, "\nPredicted seconds at the %s (doc/design/predictions.md):\n  this plan %.4g s",
@@ -141,6 +145,13 @@ void hl_plan_print_json(const hl_plan *pl, FILE *out)
 		jw_end(&w);
 	} else {
 		jw_null(&w);
+	}
+	if (pl->seconds_work[0] > 0) {   /* why predicted_seconds is null */
+		jw_key(&w, "predicted_seconds_skipped");
+		jw_obj(&w);
+		jw_key(&w, "work"); jw_num(&w, pl->seconds_work[0]);
+		jw_key(&w, "budget"); jw_num(&w, pl->seconds_work[1]);
+		jw_end(&w);
 	}
 	hl_memory_json(pl, &w);
 	types_json(cfg, &w);

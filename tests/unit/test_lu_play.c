@@ -53,6 +53,30 @@ static void trsm_b_round_trips(void **state)
 	NEAR(s.total, 2e-3);
 }
 
+/* PB_CptrsmB's pieces booked c at a time keep every round trip's
+ * latencies: on a 1 x 3 row of latency-only links (speed and bandwidth
+ * infinite) grouped messages give the same total as one message a piece
+ * (without the c - 1 pieces' 2 L a chain they would be short of it). */
+static void trsm_b_grouped_pieces(void **state)
+{
+	(void)state;
+	size_t mach[3] = { 0, 1, 2 };
+	double mf[3] = { 1e12, 1e12, 1e12 }, lat[3] = { 1e-3, 1e-3, 1e-3 };
+	vproc_lu_platform pl = { 1024, 64, 1, 3, mach, 3, mf, lat, NULL, 0, 0, 0, 0, 1 };
+	vproc_lu_seconds one, grouped;
+	assert_int_equal(vproc_lu_play_time(&pl, &one), VPROC_OK);
+	for (size_t c = 2; c <= 5; c++) {
+		pl.piece_group = c;
+		assert_int_equal(vproc_lu_play_time(&pl, &grouped), VPROC_OK);
+		NEAR(grouped.total, one.total);
+	}
+	/* and the play's own choice at this size books each piece */
+	pl.piece_group = 0;
+	assert_int_equal(vproc_lu_play_time(&pl, &grouped), VPROC_OK);
+	NEAR(grouped.total, one.total);
+	assert_true(vproc_lu_play_events(&pl) > 0);
+}
+
 /* n = 2, b = 1, a 2 x 1 grid on two machines, L = 1 ms, infinite
  * bandwidth.  Step 0 (pk = 0): the panel's column pays, per column, the
  * combine, its result and the pivot row, one tree level each: 3L, both
@@ -106,6 +130,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(split_ring_on_a_row),
 		cmocka_unit_test(trsm_b_round_trips),
+		cmocka_unit_test(trsm_b_grouped_pieces),
 		cmocka_unit_test(panel_and_swaps_down_a_column),
 		cmocka_unit_test(trsm_choice),
 		cmocka_unit_test(one_process),

@@ -47,6 +47,12 @@ void vproc_lu_iring(vproc_vsim *s, size_t p, size_t root, double bytes)
 		vproc_vsim_message(s, row + (root + d) % Q, row + (root + d + 1) % Q, bytes);
 }
 
+/* Machine m's latency to the network, seconds (the bus's when shared). */
+static double latency_of(const vproc_lu_platform *pl, size_t m)
+{
+	return pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
+}
+
 /* One hop down process column qk (bytes): the slowest link among its
  * machines, 0 when the column is on one machine; and the depth of the
  * runtime's two-level tree over the column's machines (coll.c). */
@@ -61,7 +67,7 @@ static double column_hop(vproc_vsim *s, size_t qk, double bytes, double *levels)
 			seen = lead[j] == m;
 		if (!seen)
 			lead[nl++] = m;
-		double lat = pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
+		double lat = latency_of(pl, m);
 		double bw = pl->bus ? pl->bus_bytes_per_s : pl->bytes_per_s ? pl->bytes_per_s[m] : 0;
 		double h = lat + (bw > 0 ? bytes / bw : 0);
 		hop = h > hop ? h : hop;
@@ -126,7 +132,7 @@ static void swaps(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
 			size_t m = pl->machine[a];
 			if (m == pl->machine[b])
 				continue;
-			double lat = pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
+			double lat = latency_of(pl, m);
 			s->clock[a] += (unsigned long long)llround(2.0 * (c - 1.0) * lat * 1e9);
 			s->clock[b] = s->clock[a] > s->clock[b] ? s->clock[a] : s->clock[b];
 		}
@@ -149,6 +155,46 @@ int vproc_lu_trsm_ab(size_t P, size_t Q, size_t b, size_t kb, size_t ncols)
 	return abest <= 2.0 * best;
 }
 
+/* PB_CptrsmB's pieces over the whole factorization: about (n - lo) /
+ * PILAENV + Q a step, n^2 / (2 b PILAENV) + M Q in all. */
+static double trsm_pieces(const vproc_lu_platform *pl)
+{
+	double n = (double)pl->n, b = (double)pl->b, M = ceil(n / b);
+	return n * n / (2.0 * b * PB_NB) + M * (double)pl->Q;
+}
+
+/* How many of PB_CptrsmB's pieces one message books: 1 (each piece on
+ * its own) while the factorization has at most VPROC_LU_PLAY_PIECES of
+ * them, else enough that it books about that many (a plan of n = 400 000,
+ * nb = 64 on 384 ranks has 40 million, 1-2 s to play each). */
+static size_t piece_group(const vproc_lu_platform *pl)
+{
+	double t = trsm_pieces(pl);
+	if (pl->piece_group > 0)
+		return pl->piece_group;
+	return t > VPROC_LU_PLAY_PIECES ? (size_t)ceil(t / VPROC_LU_PLAY_PIECES) : 1;
+}
+
+/* One booked message of c pieces, w columns in all, from x to L11's owner
+ * and back.  The pieces go one after another (the owner of a piece waits
+ * for it before it sends the next), so a chain of c pieces pays c round
+ * trips' latencies: the c - 1 not in the two messages are added at the
+ * owner of L11, which makes x's return time the chain's, exactly when the
+ * links are otherwise idle. */
+static void trsm_piece(vproc_vsim *s, size_t x, size_t root, size_t kb, size_t w, size_t c)
+{
+	const vproc_lu_platform *pl = s->pl;
+	double bytes = 8.0 * (double)kb * (double)w;
+	if (x != root)
+		vproc_vsim_message(s, x, root, bytes);
+	vproc_vsim_compute(s, root, (double)kb * (double)kb * (double)w);
+	size_t m = pl->machine[x];
+	if (c > 1 && m != pl->machine[root])
+		s->clock[root] += (unsigned long long)llround(2.0 * (double)(c - 1) * latency_of(pl, m) * 1e9);
+	if (x != root)
+		vproc_vsim_message(s, root, x, bytes);
+}
+
 /* PB_CptrsmB on a 1 x Q row: B's block row goes, process by process from
  * the owner of its first column, in pieces of about PILAENV columns to the
  * owner of L11 (column qk), which solves each and sends it back; the
@@ -157,20 +203,19 @@ int vproc_lu_trsm_ab(size_t P, size_t Q, size_t b, size_t kb, size_t ncols)
 static void trsm_b(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
-	size_t Q = pl->Q, root = pk * Q + qk;
+	size_t Q = pl->Q, root = pk * Q + qk, g = piece_group(pl);
 	size_t first = (lo2 / pl->b) % Q;
 	for (size_t h = 0; h < Q; h++) {
 		size_t q = (first + h) % Q, cols = cols_from(pl, lo2, q), x = pk * Q + q;
 		size_t nbb = cols ? cols / ((cols - 1) / PB_NB + 1) : 0;
 		for (size_t left = cols; left > 0;) {
-			size_t w = nbb < left ? nbb : left;
-			double bytes = 8.0 * (double)kb * (double)w;
-			if (x != root)
-				vproc_vsim_message(s, x, root, bytes);
-			vproc_vsim_compute(s, root, (double)kb * (double)kb * (double)w);
-			if (x != root)
-				vproc_vsim_message(s, root, x, bytes);
-			left -= w;
+			size_t c = 0, w = 0;
+			for (; c < g && left > 0; c++) {
+				size_t piece = nbb < left ? nbb : left;
+				w += piece;
+				left -= piece;
+			}
+			trsm_piece(s, x, root, kb, w, c);
 		}
 	}
 }
@@ -223,6 +268,17 @@ static void lu_step(vproc_vsim *s, size_t k, size_t lo, size_t kb)
 	else
 		trsm_b(s, lo2, kb, pk, qk);
 	update(s, lo2, kb, pk, qk);
+}
+
+double vproc_lu_play_events(const vproc_lu_platform *pl)
+{
+	double M = pl->b ? ceil((double)pl->n / (double)pl->b) : 0.0;
+	double P = (double)pl->P, Q = (double)pl->Q, t = trsm_pieces(pl);
+	/* a step: the panel's P rows of kb flop terms and P x Q ring hops,
+	 * the swaps' 2 Q (P - 1), the update's 3 P Q; the solve's pieces
+	 * three events each, grouped as piece_group() books them */
+	double pieces = t > VPROC_LU_PLAY_PIECES ? VPROC_LU_PLAY_PIECES + M * Q : t;
+	return M * (6.0 * P * Q + 2.0 * Q) + (double)pl->n * P + 3.0 * pieces;
 }
 
 vproc_status vproc_lu_play_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)

@@ -21,6 +21,14 @@
 
 vproc_status vproc_lu_play_time(const vproc_lu_platform *pl, vproc_lu_seconds *out);
 
+/* PB_CptrsmB's pieces the play books one by one at most; beyond, one
+ * message books several, their latencies kept (lu_play.c, piece_group). */
+#define VPROC_LU_PLAY_PIECES 4.0e6
+
+/* About how many events (messages, bookings, flop terms) the play of pl
+ * costs, for the caller's budget (uses pl's n, b, P, Q only). */
+double vproc_lu_play_events(const vproc_lu_platform *pl);
+
 /* The topologies, on row p of s's grid from column root (exposed for the
  * unit tests). */
 void vproc_lu_sring(vproc_vsim *s, size_t p, size_t root, double bytes);

@@ -45,6 +45,9 @@ typedef struct {
 	 * log2 P steps; 0: ScaLAPACK's, a reduction and then a pivot-row
 	 * exchange of b words, log2 P steps each (lu_time.c) */
 	int combined_pivot;
+	/* lu_play: how many of PB_CptrsmB's pieces one message books; 0: the
+	 * play's choice (VPROC_LU_PLAY_PIECES) */
+	size_t piece_group;
 } vproc_lu_platform;
 
 typedef struct {
