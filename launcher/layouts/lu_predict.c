@@ -97,7 +97,8 @@ static double model_sum(const hl_config *cfg, hl_speeds how, const hl_ranks *r, 
 	vproc_lu_platform pl = { 0, cfg->nb, r->nprow, r->npcol, r->machine, p, mf, lat, bw,
 	                         bus, bus ? cfg->emu.latency_us * 1e-6 : 0.0,
 	                         bus ? cfg->emu.bandwidth_mbps * 1e6 / 8.0 : 0.0,
-	                         cfg->kernel == HL_KERNEL_HPL };   /* HPL_pdmxswp */
+	                         cfg->kernel == HL_KERNEL_HPL,   /* HPL_pdmxswp */
+	                         0 };   /* PB_CptrsmB's pieces: the play's grouping */
 	double total = 0.0;
 	for (size_t k = 0; k < cfg->nsizes; k++) {
 		vproc_lu_seconds s;
