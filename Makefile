@@ -326,6 +326,27 @@ $(OBJ)/tests/runtime/bsend.o: vproc/runtime/core/bsend.c
 $(OBJ)/tests/unit/test_bsend: $(OBJ)/tests/unit/test_bsend.o $(OBJ)/tests/runtime/bsend.o
 	$(Q)$(CC) $(LDFLAGS) -Wl,--wrap=free -o $@ $^ $(CMOCKA_LIBS)
 
+# test_core links the runtime core's order, wake-ups and waits (vorder.c,
+# wake.c, wait.c, state.c, realtime.c) with the model they compute by, on
+# a segment the test makes; it stands in for bsend.c, comm.c and MPI's
+# test calls.
+CORE_TEST_SRC := vproc/runtime/core/vorder.c vproc/runtime/core/wake.c \
+                 vproc/runtime/core/wait.c vproc/runtime/core/state.c \
+                 vproc/runtime/core/realtime.c
+CORE_TEST_OBJ := $(CORE_TEST_SRC:vproc/runtime/core/%.c=$(OBJ)/tests/runtime/%.o)
+$(OBJ)/tests/unit/test_core.o: tests/unit/test_core.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $<")
+	$(Q)$(CC) $(CSTD) $(WARN) -Wno-missing-prototypes $(CFLAGS) $(CMOCKA_CFLAGS) $(MPICH_CFLAGS) -Ivproc -MMD -MP -c $< -o $@
+
+$(OBJ)/tests/runtime/%.o: vproc/runtime/core/%.c
+	@mkdir -p $(@D)
+	@$(if $(Q),echo "  CC      $< (test)")
+	$(Q)$(CC) $(CSTD) $(WARN) $(CFLAGS) $(MPICH_CFLAGS) -Ivproc -Ivproc/runtime/core -MMD -MP -c $< -o $@
+
+$(OBJ)/tests/unit/test_core: $(OBJ)/tests/unit/test_core.o $(CORE_TEST_OBJ) $(LIBVPROC_A)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(filter %.o,$^) $(LIBVPROC_A) $(CMOCKA_LIBS) -lpthread -ldl -lm
+
 # test_hostfile also links the launcher modules it tests.
 $(OBJ)/tests/unit/test_hostfile: $(OBJ)/tests/unit/test_hostfile.o \
 		$(OBJ)/launcher/launch/hostfile.o $(OBJ)/launcher/util/fsutil.o $(OBJ)/launcher/util/diag.o $(LIBVPROC_A)

@@ -259,7 +259,7 @@ static void test_flush_plain(void **state)
 	bsend_n(4);
 	assert_int_equal(vr_bsend_outstanding(), 4);
 	inside_wait = ready_all;
-	assert_int_equal(vr_bsend_flush(), MPI_SUCCESS);
+	assert_int_equal(vr_bsend_flush(vr_wait), MPI_SUCCESS);
 	all_done(4);
 }
 
@@ -270,7 +270,7 @@ static void test_flush_progress_inside_wait(void **state)
 	(void)state;
 	bsend_n(5);
 	inside_wait = nap_all_ready;
-	assert_int_equal(vr_bsend_flush(), MPI_SUCCESS);
+	assert_int_equal(vr_bsend_flush(vr_wait), MPI_SUCCESS);
 	all_done(5);
 }
 
@@ -281,7 +281,7 @@ static void test_flush_partial_progress(void **state)
 	(void)state;
 	bsend_n(3);
 	inside_wait = nap_some_ready;
-	assert_int_equal(vr_bsend_flush(), MPI_SUCCESS);
+	assert_int_equal(vr_bsend_flush(vr_wait), MPI_SUCCESS);
 	all_done(3);
 }
 
@@ -307,7 +307,7 @@ static void test_send_progress(void **state)
 	assert_int_equal(vr_bsend_outstanding(), 1);
 	assert_true(req[0].buf_freed && req[1].buf_freed);
 	inside_wait = ready_all;
-	assert_int_equal(vr_bsend_flush(), MPI_SUCCESS);
+	assert_int_equal(vr_bsend_flush(vr_wait), MPI_SUCCESS);
 	all_done(3);
 }
 
@@ -338,7 +338,7 @@ static void test_folded_not_packed(void **state)
 	assert_int_equal(req[2].count, 8);
 	assert_int_equal(unpacked, 16);
 	ready(0, nreq);
-	assert_int_equal(vr_bsend_flush(), MPI_SUCCESS);
+	assert_int_equal(vr_bsend_flush(vr_wait), MPI_SUCCESS);
 	all_done(3);
 }
 
@@ -355,7 +355,7 @@ static void test_folded_strided(void **state)
 	assert_int_equal(req[0].count, 8);
 	assert_int_equal(unpacked, 8);
 	ready(0, nreq);
-	assert_int_equal(vr_bsend_flush(), MPI_SUCCESS);
+	assert_int_equal(vr_bsend_flush(vr_wait), MPI_SUCCESS);
 	all_done(1);
 }
 

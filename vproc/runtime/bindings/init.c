@@ -44,7 +44,7 @@ int MPI_Finalize(void)
 {
 	vr_emu_finalizing();
 	vr_enter();
-	vr_bsend_flush();   /* the buffered sends of the virtual clock */
+	vr_bsend_flush(vr_wait);   /* the buffered sends of the virtual clock */
 	/* MPI_Finalize synchronizes inside MPICH, spinning: arrive together. */
 	vr_barrier(MPI_COMM_WORLD);
 	vr_emu_finalize();

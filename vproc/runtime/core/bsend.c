@@ -134,16 +134,19 @@ int vr_bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, M
 	return MPI_SUCCESS;
 }
 
-/* Each send leaves the array before its wait: the wait may test the
- * others (vorder.c's naps call vr_bsend_progress), which completes and
- * frees them and moves the last entry; a copy of a request left in the
- * array could be freed under the wait (an Open MPI request is a pointer)
- * and the entry freed after it another send's buffer. */
-int vr_bsend_flush(void)
+/* Every buffered send MPI still holds, waited for by `wait` (the
+ * cooperative vr_wait at MPI_Finalize; passed in, so that this file calls
+ * nothing above it: wait.c tests bsend.c's list, not the reverse).  Each
+ * send leaves the array before its wait: the wait may test the others
+ * (vorder.c's naps call vr_bsend_progress), which completes and frees
+ * them and moves the last entry; a copy of a request left in the array
+ * could be freed under the wait (an Open MPI request is a pointer) and
+ * the entry freed after it another send's buffer. */
+int vr_bsend_flush(int (*wait)(MPI_Request *, MPI_Status *))
 {
 	while (nout > 0) {
 		outstanding o = out[--nout];
-		int rc = vr_wait(&o.req, MPI_STATUS_IGNORE);
+		int rc = wait(&o.req, MPI_STATUS_IGNORE);
 		free(o.buf);
 		if (rc != MPI_SUCCESS)
 			return rc;

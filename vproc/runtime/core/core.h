@@ -5,6 +5,9 @@
  * here calls a binding: the core is compiled without ../bindings/ on its
  * include path.
  *
+ *   state.c    the one state the files share: this rank's place in the
+ *              segment (state.h, which also gives the order of calls)
+ *   wake.c     futex sleep and wake-up of the ranks on this computer
  *   wait.c     cooperative waiting: test loops that yield, then nap
  *   comm.c     per-communicator state: the shadow communicator for our
  *              collectives, the world rank of each member
@@ -16,10 +19,11 @@
  *   vorder.c   booking in virtual-time order
  *   bsend.c    buffered standard sends under the virtual clock
  *   realtime.c the real clocks, for the runtime itself
- *   placement.c the rank's host, said at MPI_Init
+ *   rank_host.c the rank's host, said at MPI_Init
  *   account.c  each rank's compute and wait seconds, for hetlaunch
- *   trace.c    each rank's timeline of them, for trace.json
+ *   timeline.c each rank's timeline of them, for trace.json
  *   sections.c hpcc's sections: only those asked for (kernel: hpl)
+ *   fold.c     compute: skip's folded memory
  */
 #ifndef VR_CORE_H
 #define VR_CORE_H
@@ -179,7 +183,8 @@ int vr_bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, M
              MPI_Request *req);
 void vr_bsend_progress(void);
 int vr_bsend_outstanding(void);   /* buffered sends MPI still holds */
-int vr_bsend_flush(void);
+/* every one MPI still holds, waited for by wait (vr_wait) */
+int vr_bsend_flush(int (*wait)(MPI_Request *, MPI_Status *));
 int vr_completed_request(MPI_Request *req);
 
 /* vorder.c: booking in virtual-time order (14) */

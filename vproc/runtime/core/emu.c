@@ -49,17 +49,13 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "state.h"
 #include "model/shm_layout.h"
 #include "model/model.h"
 
 /* Below this, a compute debt waits for the next MPI call (see vr_enter). */
 #define VR_MIN_SLEEP_NS 20000ull
 
-static vr_shm *shm;
-static vr_machine *me;
-static vr_rank *my;
-static int my_machine = -1;
-static int ncpu = 1;             /* this rank's processors (vr_cpus) */
 static unsigned long long seg_cpu, seg_wall;   /* when the segment started */
 static _Atomic unsigned long long seg_flop_ns; /* DGEMM work of the segment (blas.c) */
 static unsigned long long seg_cpu_excluded;    /* the CPU time that DGEMM took */
@@ -76,98 +72,17 @@ static void sleep_until(unsigned long long t)
 	struct timespec ts = { (time_t)(t / 1000000000ull), (long)(t % 1000000000ull) };
 	/* An emulated slow machine's rank leaves the processor: a crowded
 	 * waiter does not yield to it (vr_peer_awake). */
-	atomic_store(&my->sleeping, VR_ASLEEP_EMU);
+	atomic_store(&vr_seg.rank->sleeping, VR_ASLEEP_EMU);
 	vr_asleep(1);
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 	vr_asleep(0);
-	atomic_store(&my->sleeping, 0u);
-}
-
-static int emulating;     /* shm && VR_FLAG_EMULATE */
-
-int vr_emulating(void)
-{
-	return emulating;
+	atomic_store(&vr_seg.rank->sleeping, 0u);
 }
 
 int vr_machine_of(int w)
 {
-	return shm && w >= 0 && (unsigned)w < shm->nranks ? shm->rank_machine[w] : -1;
-}
-
-/* ---- wake-ups: the segment of a job whose ranks share this computer ---- */
-
-static int world_size;
-
-_Atomic uint32_t *vr_my_wake(void)
-{
-	return my ? &my->wake : NULL;
-}
-
-_Atomic uint32_t *vr_my_sleeping(void)
-{
-	return my ? &my->sleeping : NULL;
-}
-
-/* Bump w's wake word, then futex-wake it if it sleeps in a way `asleep`
- * names.  The bump comes first so that a rank on its way to sleep (it
- * stores `sleeping`, then waits on the word it read before) sees it. */
-static void bump_wake(int w, uint32_t asleep)
-{
-	if (shm == NULL || w < 0 || w >= world_size)
-		return;
-	vr_rank *r = &shm->ranks[w];
-	atomic_fetch_add(&r->wake, 1u);
-	if (atomic_load(&r->sleeping) & asleep)
-		vr_futex_wake(&r->wake);
-}
-
-void vr_wake_rank(int w)
-{
-	bump_wake(w, VR_ASLEEP);
-}
-
-void vr_wake(MPI_Comm comm, int dest)
-{
-	if (shm == NULL || dest == MPI_PROC_NULL)
-		return;
-	vr_wake_rank(vr_world_rank(comm, dest));
-}
-
-/* The futex call, the costly part of a wake-up (a context switch, and on a
- * virtual machine an interrupt to a halted processor), is saved when the
- * rank sleeps in a receive-only wait: 3x3 driver LU n = 3000 kicked such
- * sleepers for every small message of its panels and swaps. */
-void vr_kick(MPI_Comm comm, int dest)
-{
-	if (shm == NULL || dest == MPI_PROC_NULL)
-		return;
-	bump_wake(vr_world_rank(comm, dest), VR_ASLEEP_SEND);
-}
-
-int vr_peer_awake(MPI_Comm comm, int dest)
-{
-	if (shm == NULL || dest < 0)
-		return 0;
-	int w = vr_world_rank(comm, dest);
-	return w >= 0 && w < world_size && atomic_load(&shm->ranks[w].sleeping) == 0;
-}
-
-void vr_asleep(int on)
-{
-	if (shm != NULL)
-		atomic_fetch_add(&shm->awake, on ? -1 : 1);
-}
-
-int vr_awake_ranks(void)
-{
-	return shm != NULL ? atomic_load(&shm->awake) : -1;
-}
-
-int vr_cpus(void)
-{
-	return ncpu;
+	return vr_seg.shm && w >= 0 && (unsigned)w < vr_seg.shm->nranks ? vr_seg.shm->rank_machine[w] : -1;
 }
 
 /* A runtime that cannot do what hetlaunch asked must not run silently at
@@ -192,9 +107,9 @@ static void die(const char *what)
 	fprintf(stderr, "libhetlaunch-rt: %s: %s\n", getenv("HETLAUNCH_SHM"), what);
 	int no = 0, rank = -1;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	if (shm != NULL && atomic_compare_exchange_strong(&shm->refused, &no, 2)) {
-		snprintf(shm->refusal, sizeof shm->refusal, "rank %d: %s", rank, what);
-		atomic_store(&shm->refused, 1);   /* after the text: hetlaunch reads it */
+	if (vr_seg.shm != NULL && atomic_compare_exchange_strong(&vr_seg.shm->refused, &no, 2)) {
+		snprintf(vr_seg.shm->refusal, sizeof vr_seg.shm->refusal, "rank %d: %s", rank, what);
+		atomic_store(&vr_seg.shm->refused, 1);   /* after the text: hetlaunch reads it */
 	}
 	PMPI_Abort(MPI_COMM_WORLD, 3);
 }
@@ -256,13 +171,14 @@ void vr_emu_init(void)
 		die("rank without a machine");
 		return;
 	}
-	shm = s;
-	world_size = size;
-	my_machine = m;
-	me = &s->machines[m];
-	my = &s->ranks[rank];
-	emulating = (s->flags & VR_FLAG_EMULATE) != 0;
-	atomic_store(&my->pid, (int)getpid());
+	vr_seg.shm = s;
+	vr_seg.world_size = size;
+	vr_seg.world_rank = rank;
+	vr_seg.machine_index = m;
+	vr_seg.machine = &s->machines[m];
+	vr_seg.rank = &s->ranks[rank];
+	vr_seg.emulating = (s->flags & VR_FLAG_EMULATE) != 0;
+	atomic_store(&vr_seg.rank->pid, (int)getpid());
 	/* The last rank to attach removes the name: every rank has its
 	 * mapping, and nothing is left in /dev/shm even if hetlaunch is
 	 * killed outright (hetlaunch then leaves the name alone). */
@@ -270,29 +186,29 @@ void vr_emu_init(void)
 		shm_unlink(name);
 	atomic_fetch_add(&s->awake, 1);
 	cpu_set_t cpus;
-	ncpu = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-	if (emulating && (s->flags & VR_FLAG_SKIP))
+	vr_seg.ncpu = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+	if (vr_seg.emulating && (s->flags & VR_FLAG_SKIP))
 		vr_fold_init(s);
-	if (emulating && (s->flags & VR_FLAG_VIRTUAL)) {
+	if (vr_seg.emulating && (s->flags & VR_FLAG_VIRTUAL)) {
 		vr_vt_init(s, rank, m);
 		vr_stamp_create(MPI_COMM_WORLD);
 	}
 	/* The default timer slack (50 us) would make every deadline late. */
 	prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
-	start_account(my);
+	start_account(vr_seg.rank);
 }
 
 void vr_emu_finalizing(void)
 {
-	if (shm != NULL)
-		atomic_store(&my->finalize_called, 1);
+	if (vr_seg.shm != NULL)
+		atomic_store(&vr_seg.rank->finalize_called, 1);
 }
 
 void vr_emu_finalize(void)
 {
 	vr_account_finalize();
-	if (shm != NULL)
-		atomic_store(&my->finalized, 1);
+	if (vr_seg.shm != NULL)
+		atomic_store(&vr_seg.rank->finalized, 1);
 	if (vr_virtual())
 		vr_order_done();   /* books nothing more: holds no one back */
 }
@@ -300,7 +216,7 @@ void vr_emu_finalize(void)
 void vr_exit(void)
 {
 	vr_account_exit();
-	if (!emulating)
+	if (!vr_seg.emulating)
 		return;
 	seg_cpu = now_ns(CLOCK_THREAD_CPUTIME_ID);
 	seg_wall = now_ns(CLOCK_MONOTONIC);
@@ -312,29 +228,29 @@ void vr_exit(void)
 
 int vr_flop_model(double *mflops)
 {
-	if (!emulating || !(me->mflops > 0))
+	if (!vr_seg.emulating || !(vr_seg.machine->mflops > 0))
 		return 0;
-	*mflops = me->mflops;
+	*mflops = vr_seg.machine->mflops;
 	return 1;
 }
 
 int vr_skip_compute(void)
 {
-	return emulating && (shm->flags & VR_FLAG_SKIP) != 0;
+	return vr_seg.emulating && (vr_seg.shm->flags & VR_FLAG_SKIP) != 0;
 }
 
 void vr_charge_flops(double flops, unsigned long long cpu_ns)
 {
 	/* flops / (Mflop/s x 1e6) seconds, in ns; a worker thread's BLAS are
 	 * the rank's work too, but not the MPI thread's CPU time */
-	atomic_fetch_add(&seg_flop_ns, (unsigned long long)llround(flops / me->mflops * 1e3));
+	atomic_fetch_add(&seg_flop_ns, (unsigned long long)llround(flops / vr_seg.machine->mflops * 1e3));
 	if (!vr_foreign_thread())
 		seg_cpu_excluded += cpu_ns;
 }
 
 void vr_charge_ns(unsigned long long ns)
 {
-	if (emulating)
+	if (vr_seg.emulating)
 		seg_flop_ns += ns;
 }
 
@@ -353,29 +269,29 @@ static void charge_segment(void)
 		vr_order_computing(0);
 	unsigned long long cpu = now_ns(CLOCK_THREAD_CPUTIME_ID) - seg_cpu;
 	unsigned long long rest = cpu > seg_cpu_excluded ? cpu - seg_cpu_excluded : 0;
-	if (shm->flags & VR_FLAG_FLOPS_ONLY)
+	if (vr_seg.shm->flags & VR_FLAG_FLOPS_ONLY)
 		rest = 0;   /* emulate: {cpu_time: false}: only the flop models */
-	unsigned long long cpu_work = vproc_emu_work(rest, me->scale);
+	unsigned long long cpu_work = vproc_emu_work(rest, vr_seg.machine->scale);
 	unsigned long long work = cpu_work + seg_flop_ns;
-	atomic_fetch_add(&me->cpu_work_ns, cpu_work);
+	atomic_fetch_add(&vr_seg.machine->cpu_work_ns, cpu_work);
 	if (vr_virtual()) { /* the rank's clock books the machine; nothing sleeps */
 		vr_vt_compute(work);
-		atomic_fetch_add(&me->work_ns, work);
-		atomic_fetch_add(&my->cpu_ns, cpu);
-		atomic_fetch_add(&my->work_ns, work);
+		atomic_fetch_add(&vr_seg.machine->work_ns, work);
+		atomic_fetch_add(&vr_seg.rank->cpu_ns, cpu);
+		atomic_fetch_add(&vr_seg.rank->work_ns, work);
 		return;
 	}
-	unsigned long long old = atomic_load(&me->busy_until), end;
+	unsigned long long old = atomic_load(&vr_seg.machine->busy_until), end;
 	do
 		end = vproc_emu_charge(old, seg_wall, work);
-	while (!atomic_compare_exchange_weak(&me->busy_until, &old, end));
-	atomic_fetch_add(&me->work_ns, work);
-	atomic_fetch_add(&my->cpu_ns, cpu);
-	atomic_fetch_add(&my->work_ns, work);
+	while (!atomic_compare_exchange_weak(&vr_seg.machine->busy_until, &old, end));
+	atomic_fetch_add(&vr_seg.machine->work_ns, work);
+	atomic_fetch_add(&vr_seg.rank->cpu_ns, cpu);
+	atomic_fetch_add(&vr_seg.rank->work_ns, work);
 	unsigned long long now = now_ns(CLOCK_MONOTONIC);
-	if (now > end + shm->slack_ns) {
-		atomic_fetch_add(&me->overruns, 1);
-		atomic_fetch_add(&me->overrun_ns, now - end);
+	if (now > end + vr_seg.shm->slack_ns) {
+		atomic_fetch_add(&vr_seg.machine->overruns, 1);
+		atomic_fetch_add(&vr_seg.machine->overrun_ns, now - end);
 	} else if (now + VR_MIN_SLEEP_NS < end) {
 		/* Shorter debts are not slept off: a sleep costs a wake-up
 		 * (tens of us), more than the debt.  The machine's clock has
@@ -404,11 +320,11 @@ static void check_thread(const char *call)
 void vr_enter_call(const char *call)
 {
 	ncalls++;
-	if (emulating)
+	if (vr_seg.emulating)
 		check_thread(call);
 	if (vr_virtual())
 		vr_order_call(call);   /* the stall watchdog's diagnosis */
-	if (emulating)
+	if (vr_seg.emulating)
 		charge_segment();
 	vr_account_enter(call);   /* after the charge: its sleep or booking is compute */
 }
@@ -417,58 +333,58 @@ void vr_enter_call(const char *call)
  * machine's own cost (sent: the link to peer; received: the link back). */
 static void link_delay(int peer, unsigned long long bytes, int sent)
 {
-	if (my_machine >= VR_MAX_LINKED || peer < 0 || peer >= VR_MAX_LINKED)
+	if (vr_seg.machine_index >= VR_MAX_LINKED || peer < 0 || peer >= VR_MAX_LINKED)
 		return;
-	double ns = (double)bytes * shm->link_ns_per_byte[my_machine * VR_MAX_LINKED + peer];
+	double ns = (double)bytes * vr_seg.shm->link_ns_per_byte[vr_seg.machine_index * VR_MAX_LINKED + peer];
 	if (!(ns > 0.0))
 		return;
 	unsigned long long now = now_ns(CLOCK_MONOTONIC), d = (unsigned long long)llround(ns);
 	if (sent) {
-		atomic_fetch_add(&me->messages, 1);
-		atomic_fetch_add(&me->bytes, bytes);
+		atomic_fetch_add(&vr_seg.machine->messages, 1);
+		atomic_fetch_add(&vr_seg.machine->bytes, bytes);
 	}
-	atomic_fetch_add(&me->wire_ns, d);
+	atomic_fetch_add(&vr_seg.machine->wire_ns, d);
 	sleep_until(now + d);
 }
 
 void vr_recv_delay(MPI_Comm comm, const MPI_Status *st)
 {
-	if (emulating && vr_virtual()) {
+	if (vr_seg.emulating && vr_virtual()) {
 		vr_vt_recv(comm, st);
 		return;
 	}
-	if (!emulating || !(shm->flags & VR_FLAG_LINKS) || st->MPI_SOURCE < 0)
+	if (!vr_seg.emulating || !(vr_seg.shm->flags & VR_FLAG_LINKS) || st->MPI_SOURCE < 0)
 		return;
 	int w = vr_world_rank(comm, st->MPI_SOURCE), n = 0;
-	if (w < 0 || (unsigned)w >= shm->nranks || shm->rank_machine[w] == my_machine)
+	if (w < 0 || (unsigned)w >= vr_seg.shm->nranks || vr_seg.shm->rank_machine[w] == vr_seg.machine_index)
 		return;
 	if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n <= 0)
 		return;
-	link_delay(shm->rank_machine[w], (unsigned long long)n, 0);
+	link_delay(vr_seg.shm->rank_machine[w], (unsigned long long)n, 0);
 }
 
 void vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type)
 {
-	if (emulating && vr_virtual()) {
+	if (vr_seg.emulating && vr_virtual()) {
 		vr_vt_send(comm, dest, tag, count, type);
 		return;
 	}
-	if (!emulating || dest == MPI_PROC_NULL || count <= 0)
+	if (!vr_seg.emulating || dest == MPI_PROC_NULL || count <= 0)
 		return;
 	int w = vr_world_rank(comm, dest);
-	if (w < 0 || (unsigned)w >= shm->nranks || shm->rank_machine[w] == my_machine)
+	if (w < 0 || (unsigned)w >= vr_seg.shm->nranks || vr_seg.shm->rank_machine[w] == vr_seg.machine_index)
 		return;
 	int tsize = 0;
 	PMPI_Type_size(type, &tsize);
 	unsigned long long bytes = (unsigned long long)count * (unsigned long long)tsize;
-	if (shm->flags & VR_FLAG_LINKS) {
-		link_delay(shm->rank_machine[w], bytes, 1);
+	if (vr_seg.shm->flags & VR_FLAG_LINKS) {
+		link_delay(vr_seg.shm->rank_machine[w], bytes, 1);
 		return;
 	}
-	int bus = (shm->flags & VR_FLAG_BUS) != 0;
-	_Atomic unsigned long long *port = bus ? &shm->bus_free : &me->port_free;
-	double lat = bus ? shm->bus_latency_ns : me->latency_ns;
-	double bw = bus ? shm->bus_bytes_per_s : me->bytes_per_s;
+	int bus = (vr_seg.shm->flags & VR_FLAG_BUS) != 0;
+	_Atomic unsigned long long *port = bus ? &vr_seg.shm->bus_free : &vr_seg.machine->port_free;
+	double lat = bus ? vr_seg.shm->bus_latency_ns : vr_seg.machine->latency_ns;
+	double bw = bus ? vr_seg.shm->bus_bytes_per_s : vr_seg.machine->bytes_per_s;
 	if (lat <= 0.0 && bw <= 0.0)
 		return;
 	unsigned long long now = now_ns(CLOCK_MONOTONIC);
@@ -476,8 +392,46 @@ void vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype typ
 	do
 		arrival = vproc_emu_send(old, now, (unsigned long long)lat, bw, bytes, &nfree);
 	while (!atomic_compare_exchange_weak(port, &old, nfree));
-	atomic_fetch_add(&me->messages, 1);
-	atomic_fetch_add(&me->bytes, bytes);
-	atomic_fetch_add(&me->wire_ns, nfree - (old > now ? old : now));
+	atomic_fetch_add(&vr_seg.machine->messages, 1);
+	atomic_fetch_add(&vr_seg.machine->bytes, bytes);
+	atomic_fetch_add(&vr_seg.machine->wire_ns, nfree - (old > now ? old : now));
 	sleep_until(arrival);
+}
+
+/* The program's clock reads, on the virtual clock (vclock.c) but
+ * entering and leaving the runtime as the MPI calls do (here, above it).
+ * The program's clock reads (MPI_Wtime, clock_gettime, gettimeofday).
+ * A program that polls its clock with nothing between the reads (a timer
+ * calibration, STREAM's checktick, `while (MPI_Wtime() < t)`) charges
+ * nothing while it spins when only the flop models move the clock
+ * (emulate: {cpu_time: false}), and would wait for ever.  So does a loop
+ * whose MPI calls cost nothing on that model -- hpcc's LatencyBandwidth
+ * lengthens a loop of ping-pongs between ranks of one machine (whose
+ * messages arrive at the sender's clock) until it lasts ten clock ticks.
+ * So a read that finds the clock where the last read left it charges a
+ * tick of compute first: 1 ns, doubling each time it happens again in a
+ * row, up to 1 ms.  Reads are then strictly monotonic, a loop that waits
+ * for the clock to change sees it change at once, and a wait for any time
+ * ends after a few dozen reads.  The tick is compute booked on the machine
+ * like any other (the spinning rank holds its processor), so runs stay
+ * deterministic; a program whose clock moves between two reads (any
+ * charged compute, any message from another machine) never pays one, and
+ * its next tick starts again from 1 ns. */
+#define POLL_TICK_MAX_NS 1000000ull
+
+unsigned long long vr_vt_read(const char *call)
+{
+	static unsigned long long last_read = ~0ull, tick;
+	vr_enter_call(call);   /* the compute before the read is charged first */
+	if (vr_vt_ns() == last_read) {
+		tick = tick == 0 ? 1 : tick < POLL_TICK_MAX_NS / 2 ? 2 * tick : POLL_TICK_MAX_NS;
+		vr_exit();   /* the tick is compute, charged as the next segment's */
+		vr_charge_ns(tick);
+		vr_enter_call(call);
+	} else {
+		tick = 0;
+	}
+	unsigned long long t = last_read = vr_vt_ns();
+	vr_exit();
+	return t;
 }

@@ -31,19 +31,12 @@
 #include <time.h>
 
 #include "core.h"
+#include "state.h"
 #include "model/shm_layout.h"
 
-static vr_shm *shm;
-static int vclock;                  /* on */
-static int my_rank, my_machine;
 static unsigned long long vt;       /* this rank's clock, ns since MPI_Init */
 static int *siblings;               /* world ranks on my machine */
 static int nsiblings;
-
-int vr_virtual(void)
-{
-	return vclock;
-}
 
 unsigned long long vr_vt_ns(void)
 {
@@ -52,20 +45,18 @@ unsigned long long vr_vt_ns(void)
 
 static void publish(void)
 {
-	atomic_store_explicit(&shm->rank_vt[my_rank], vt, memory_order_relaxed);
+	atomic_store_explicit(&vr_seg.shm->rank_vt[vr_seg.world_rank], vt, memory_order_relaxed);
 	vr_order_moved(vt);   /* wake the ranks waiting for our clock (vorder.c) */
 }
 
 void vr_vt_init(void *segment, int rank, int machine)
 {
-	shm = segment;
-	my_rank = rank;
-	my_machine = machine;
+	(void)rank;   /* the segment's identity is emu.c's, in vr_seg */
 	vt = 0;
-	vclock = 1;
-	siblings = malloc(shm->nranks * sizeof *siblings);
-	for (uint32_t r = 0; siblings && r < shm->nranks; r++)
-		if (shm->rank_machine[r] == machine)
+	vr_seg.virtual_clock = 1;
+	siblings = malloc(vr_seg.shm->nranks * sizeof *siblings);
+	for (uint32_t r = 0; siblings && r < vr_seg.shm->nranks; r++)
+		if (vr_seg.shm->rank_machine[r] == machine)
 			siblings[nsiblings++] = (int)r;
 	publish();
 	vr_order_init(segment, rank, siblings, siblings ? nsiblings : 0);
@@ -89,9 +80,9 @@ static void unlock(_Atomic int *l)
 static unsigned long long horizon(int all)
 {
 	unsigned long long h = ~0ull;
-	int n = all ? (int)shm->nranks : nsiblings;
+	int n = all ? (int)vr_seg.shm->nranks : nsiblings;
 	for (int k = 0; k < n; k++) {
-		unsigned long long t = atomic_load_explicit(&shm->rank_vt[all ? k : siblings[k]],
+		unsigned long long t = atomic_load_explicit(&vr_seg.shm->rank_vt[all ? k : siblings[k]],
 		                                            memory_order_relaxed);
 		if (t < h)
 			h = t;
@@ -122,7 +113,7 @@ void vr_vt_compute(unsigned long long work)
 {
 	if (work == 0)
 		return;
-	vr_cal *c = &shm->cpu_cal[my_machine];
+	vr_cal *c = &vr_seg.shm->cpu_cal[vr_seg.machine_index];
 	vr_order_book(vt, 0);   /* in virtual-time order among the siblings */
 	vt = book(&c->lock, &c->n, &c->dropped, c->iv, VR_CAL_CAP, 0, 0, vt, work);
 	publish();
@@ -139,29 +130,29 @@ static unsigned long long send_time(int w, unsigned long long bytes)
 	 * bound is t sends nothing that arrives before t + 1, and two wildcard
 	 * receivers whose pending messages arrive at the same t need not wait
 	 * for each other (vorder.c, vr_order_pick). */
-	int m = shm->rank_machine[w];
-	if (m == my_machine)
+	int m = vr_seg.shm->rank_machine[w];
+	if (m == vr_seg.machine_index)
 		return vt + 1;
-	vr_machine *me = &shm->machines[my_machine];
+	vr_machine *me = &vr_seg.shm->machines[vr_seg.machine_index];
 	unsigned long long arrival, free_at = vt;
-	if (shm->flags & VR_FLAG_LINKS) {
+	if (vr_seg.shm->flags & VR_FLAG_LINKS) {
 		/* 004 s2: the pair's own link, no shared port */
 		double ns = 0.0;
-		if (my_machine < VR_MAX_LINKED && m < VR_MAX_LINKED)
-			ns = (double)bytes * shm->link_ns_per_byte[my_machine * VR_MAX_LINKED + m];
+		if (vr_seg.machine_index < VR_MAX_LINKED && m < VR_MAX_LINKED)
+			ns = (double)bytes * vr_seg.shm->link_ns_per_byte[vr_seg.machine_index * VR_MAX_LINKED + m];
 		free_at = arrival = vt + (unsigned long long)(ns > 0 ? ns + 0.5 : 0);
-	} else if (shm->flags & VR_FLAG_BUS) {
-		vr_bus_cal *b = &shm->bus_cal;
-		unsigned long long wire = shm->bus_bytes_per_s > 0
-			? (unsigned long long)((double)bytes / shm->bus_bytes_per_s * 1e9 + 0.5) : 0;
+	} else if (vr_seg.shm->flags & VR_FLAG_BUS) {
+		vr_bus_cal *b = &vr_seg.shm->bus_cal;
+		unsigned long long wire = vr_seg.shm->bus_bytes_per_s > 0
+			? (unsigned long long)((double)bytes / vr_seg.shm->bus_bytes_per_s * 1e9 + 0.5) : 0;
 		if (wire)
 			vr_order_book(vt, 1);   /* every rank may book the bus */
 		unsigned long long start = wire ? book(&b->lock, &b->n, &b->dropped, b->iv,
 		                                       VR_BUS_CAL_CAP, 1, 1, vt, wire) : vt;
 		free_at = start + wire;
-		arrival = free_at + (unsigned long long)shm->bus_latency_ns;
+		arrival = free_at + (unsigned long long)vr_seg.shm->bus_latency_ns;
 	} else {
-		vr_cal *p = &shm->port_cal[my_machine];
+		vr_cal *p = &vr_seg.shm->port_cal[vr_seg.machine_index];
 		unsigned long long wire = me->bytes_per_s > 0
 			? (unsigned long long)((double)bytes / me->bytes_per_s * 1e9 + 0.5) : 0;
 		if (wire)
@@ -188,8 +179,8 @@ void vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type)
 	MPI_Comm sc;
 	int stag, chan;
 	int w = vr_world_rank(comm, dest);
-	if (w < 0 || (unsigned)w >= shm->nranks || vr_stamp_chan(comm, tag, &sc, &stag, &chan) < 0) {
-		atomic_fetch_add(&shm->unstamped, 1);
+	if (w < 0 || (unsigned)w >= vr_seg.shm->nranks || vr_stamp_chan(comm, tag, &sc, &stag, &chan) < 0) {
+		atomic_fetch_add(&vr_seg.shm->unstamped, 1);
 		return;
 	}
 	int tsize = 0;
@@ -221,14 +212,14 @@ void vr_vt_recv(MPI_Comm comm, const MPI_Status *st)
 	unsigned long long arrival = 0;
 	PMPI_Recv(&arrival, 1, MPI_UNSIGNED_LONG_LONG, st->MPI_SOURCE, stag, sc, MPI_STATUS_IGNORE);
 	unsigned long long t = vproc_vclock_receive(vt, arrival);
-	if (shm->flags & VR_FLAG_LINKS) {
+	if (vr_seg.shm->flags & VR_FLAG_LINKS) {
 		/* the receiver pays the link back (emu.c, network: links) */
 		int w = vr_world_rank(comm, st->MPI_SOURCE), n = 0;
-		if (w >= 0 && (unsigned)w < shm->nranks && shm->rank_machine[w] != my_machine &&
-		    my_machine < VR_MAX_LINKED && shm->rank_machine[w] < VR_MAX_LINKED &&
+		if (w >= 0 && (unsigned)w < vr_seg.shm->nranks && vr_seg.shm->rank_machine[w] != vr_seg.machine_index &&
+		    vr_seg.machine_index < VR_MAX_LINKED && vr_seg.shm->rank_machine[w] < VR_MAX_LINKED &&
 		    PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS && n > 0)
-			t += (unsigned long long)((double)n * shm->link_ns_per_byte[
-				my_machine * VR_MAX_LINKED + shm->rank_machine[w]] + 0.5);
+			t += (unsigned long long)((double)n * vr_seg.shm->link_ns_per_byte[
+				vr_seg.machine_index * VR_MAX_LINKED + vr_seg.shm->rank_machine[w]] + 0.5);
 	}
 	if (t > vt)
 		vr_wait_add((double)(t - vt) * 1e-9);
@@ -241,41 +232,5 @@ void vr_vt_recv(MPI_Comm comm, const MPI_Status *st)
 /* The time base of the program's wall clocks (bindings/clock.c). */
 unsigned long long vr_vt_base_ns(int realtime)
 {
-	return realtime ? shm->real_base_ns : shm->mono_base_ns;
-}
-
-/* The program's clock reads (MPI_Wtime, clock_gettime, gettimeofday).
- * A program that polls its clock with nothing between the reads (a timer
- * calibration, STREAM's checktick, `while (MPI_Wtime() < t)`) charges
- * nothing while it spins when only the flop models move the clock
- * (emulate: {cpu_time: false}), and would wait for ever.  So does a loop
- * whose MPI calls cost nothing on that model -- hpcc's LatencyBandwidth
- * lengthens a loop of ping-pongs between ranks of one machine (whose
- * messages arrive at the sender's clock) until it lasts ten clock ticks.
- * So a read that finds the clock where the last read left it charges a
- * tick of compute first: 1 ns, doubling each time it happens again in a
- * row, up to 1 ms.  Reads are then strictly monotonic, a loop that waits
- * for the clock to change sees it change at once, and a wait for any time
- * ends after a few dozen reads.  The tick is compute booked on the machine
- * like any other (the spinning rank holds its processor), so runs stay
- * deterministic; a program whose clock moves between two reads (any
- * charged compute, any message from another machine) never pays one, and
- * its next tick starts again from 1 ns. */
-#define POLL_TICK_MAX_NS 1000000ull
-
-unsigned long long vr_vt_read(const char *call)
-{
-	static unsigned long long last_read = ~0ull, tick;
-	vr_enter_call(call);   /* the compute before the read is charged first */
-	if (vt == last_read) {
-		tick = tick == 0 ? 1 : tick < POLL_TICK_MAX_NS / 2 ? 2 * tick : POLL_TICK_MAX_NS;
-		vr_exit();   /* the tick is compute, charged as the next segment's */
-		vr_charge_ns(tick);
-		vr_enter_call(call);
-	} else {
-		tick = 0;
-	}
-	unsigned long long t = last_read = vt;
-	vr_exit();
-	return t;
+	return realtime ? vr_seg.shm->real_base_ns : vr_seg.shm->mono_base_ns;
 }

@@ -61,6 +61,7 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "state.h"
 #include "model/shm_layout.h"
 #include "model/model.h"
 
@@ -68,7 +69,6 @@
 
 typedef vproc_event event;
 
-static vr_shm *shm;
 static int me = -1, nranks;
 static int *siblings, nsiblings;
 static long escape_ns = 100000000L;  /* HETLAUNCH_VORDER_ESCAPE_MS; see init */
@@ -78,12 +78,12 @@ static int nwords;   /* of the waiters bit sets: (nranks + 63) / 64 */
 
 void vr_order_init(void *segment, int rank, const int *sib, int nsib)
 {
-	shm = segment;
+	(void)segment;   /* vr_seg.shm, emu.c's */
 	me = rank;
-	nranks = (int)shm->nranks;
+	nranks = (int)vr_seg.shm->nranks;
 	siblings = (int *)sib;
 	nsiblings = nsib;
-	epoch = &shm->order_epoch;
+	epoch = &vr_seg.shm->order_epoch;
 	nwords = (nranks + 63) / 64;
 	enabled = 1;
 	const char *e = getenv("HETLAUNCH_VORDER");   /* "0": off, for measuring */
@@ -140,14 +140,14 @@ static unsigned long long real_ns(void)
  * those whose need it reached; all after a change of state). */
 static void notify(unsigned long long vt, int all)
 {
-	vr_order *o = &shm->order[me];
+	vr_order *o = &vr_seg.shm->order[me];
 	atomic_fetch_add(&o->ver, 1u);
 	for (int k = 0; k < nwords; k++) {
 		uint64_t bits = atomic_load(&o->waiters[k]);
 		while (bits) {
 			int b = __builtin_ctzll(bits), w = 64 * k + b;
 			bits &= bits - 1;
-			if (!all && atomic_load(&shm->order[w].need) > vt)
+			if (!all && atomic_load(&vr_seg.shm->order[w].need) > vt)
 				continue;
 			atomic_fetch_and(&o->waiters[k], ~(1ull << b));
 			st.wakes++;
@@ -171,7 +171,7 @@ static void notify(unsigned long long vt, int all)
 
 static void set_term(int r, unsigned long long t)
 {
-	atomic_store(&shm->term[r], t);
+	atomic_store(&vr_seg.shm->term[r], t);
 }
 
 /* Rank r's pending messages a piece at a time (under its lock): its list,
@@ -179,13 +179,13 @@ static void set_term(int r, unsigned long long t)
 static const vr_pending *next_piece(int r, int32_t *it, uint32_t *n)
 {
 	if (*it < 0) {
-		*it = shm->spill[r].head;
-		*n = shm->order[r].npending;
-		return shm->order[r].pending;
+		*it = vr_seg.shm->spill[r].head;
+		*n = vr_seg.shm->order[r].npending;
+		return vr_seg.shm->order[r].pending;
 	}
 	if (*it == 0)
 		return NULL;
-	const vr_chunk *c = &shm->pool[*it - 1];
+	const vr_chunk *c = &vr_seg.shm->pool[*it - 1];
 	*it = c->next;
 	*n = c->n;
 	return c->e;
@@ -195,7 +195,7 @@ static const vr_pending *next_piece(int r, int32_t *it, uint32_t *n)
  * not before its clock; never while a pattern has no message. */
 static unsigned long long blocked_term(int r, unsigned long long vt)
 {
-	const vr_order *o = &shm->order[r];
+	const vr_order *o = &vr_seg.shm->order[r];
 	if (atomic_load(&o->overflow))
 		return vt;
 	unsigned long long first[VR_WAIT_PATTERNS];
@@ -215,7 +215,7 @@ static void earliest_two(unsigned long long t[2], int r[2])
 	t[0] = t[1] = INF;
 	r[0] = r[1] = -1;
 	for (int k = 0; k < nranks; k++) {
-		unsigned long long x = atomic_load(&shm->term[k]);
+		unsigned long long x = atomic_load(&vr_seg.shm->term[k]);
 		if (x < t[0])
 			t[1] = t[0], r[1] = r[0], t[0] = x, r[0] = k;
 		else if (x < t[1])
@@ -240,24 +240,24 @@ static int horizon_reached(event need)
 
 static void horizon_rose(void)
 {
-	atomic_fetch_add(&shm->hver, 1);
+	atomic_fetch_add(&vr_seg.shm->hver, 1);
 	uint64_t any = 0;
 	for (int k = 0; k < nwords; k++)
-		any |= atomic_load(&shm->hwaiters[k]);
+		any |= atomic_load(&vr_seg.shm->hwaiters[k]);
 	if (!any)
 		return;
 	unsigned long long t[2];
 	int r[2];
 	earliest_two(t, r);
 	for (int k = 0; k < nwords; k++) {
-		uint64_t bits = atomic_load(&shm->hwaiters[k]);
+		uint64_t bits = atomic_load(&vr_seg.shm->hwaiters[k]);
 		while (bits) {
 			int b = __builtin_ctzll(bits), w = 64 * k + b;
 			bits &= bits - 1;
-			event need = { atomic_load(&shm->order[w].hneed), atomic_load(&shm->order[w].hneed_rank) };
+			event need = { atomic_load(&vr_seg.shm->order[w].hneed), atomic_load(&vr_seg.shm->order[w].hneed_rank) };
 			if (vproc_event_before(without(t, r, w), need))
 				continue;
-			atomic_fetch_and(&shm->hwaiters[k], ~(1ull << b));
+			atomic_fetch_and(&vr_seg.shm->hwaiters[k], ~(1ull << b));
 			st.wakes++;
 			vr_wake_rank(w);
 		}
@@ -268,7 +268,7 @@ void vr_order_moved(unsigned long long vt)
 {
 	if (!enabled)
 		return;
-	vr_order *o = &shm->order[me];
+	vr_order *o = &vr_seg.shm->order[me];
 	if (!atomic_load(&o->blocked)) {
 		set_term(me, vt);
 	} else {
@@ -292,46 +292,46 @@ void vr_order_moved(unsigned long long vt)
 
 static int32_t chunk_take(void)
 {
-	lock(&shm->pool_lock);
-	int32_t i = shm->pool_free;
+	lock(&vr_seg.shm->pool_lock);
+	int32_t i = vr_seg.shm->pool_free;
 	if (i)
-		shm->pool_free = shm->pool[i - 1].next;
-	else if (shm->pool_top < VR_POOL_CHUNKS)
-		i = (int32_t)++shm->pool_top;
-	if (i && ++shm->pool_used > atomic_load(&shm->pool_peak))
-		atomic_store(&shm->pool_peak, shm->pool_used);
-	unlock(&shm->pool_lock);
+		vr_seg.shm->pool_free = vr_seg.shm->pool[i - 1].next;
+	else if (vr_seg.shm->pool_top < VR_POOL_CHUNKS)
+		i = (int32_t)++vr_seg.shm->pool_top;
+	if (i && ++vr_seg.shm->pool_used > atomic_load(&vr_seg.shm->pool_peak))
+		atomic_store(&vr_seg.shm->pool_peak, vr_seg.shm->pool_used);
+	unlock(&vr_seg.shm->pool_lock);
 	return i;
 }
 
 static void chunk_give(int32_t i)
 {
-	lock(&shm->pool_lock);
-	shm->pool[i - 1].next = shm->pool_free;
-	shm->pool_free = i;
-	shm->pool_used--;
-	unlock(&shm->pool_lock);
+	lock(&vr_seg.shm->pool_lock);
+	vr_seg.shm->pool[i - 1].next = vr_seg.shm->pool_free;
+	vr_seg.shm->pool_free = i;
+	vr_seg.shm->pool_used--;
+	unlock(&vr_seg.shm->pool_lock);
 }
 
 /* Appends to r's messages (under its lock): the list, else the newest
  * chunk, else a new one.  0 if the pool is exhausted. */
 static int pending_add(int r, vr_pending p)
 {
-	vr_order *o = &shm->order[r];
-	vr_spill *s = &shm->spill[r];
+	vr_order *o = &vr_seg.shm->order[r];
+	vr_spill *s = &vr_seg.shm->spill[r];
 	if (o->npending < VR_PENDING_CAP) {
 		o->pending[o->npending++] = p;
 		return 1;
 	}
-	if (s->head == 0 || shm->pool[s->head - 1].n == VR_CHUNK) {
+	if (s->head == 0 || vr_seg.shm->pool[s->head - 1].n == VR_CHUNK) {
 		int32_t i = chunk_take();
 		if (i == 0)
 			return 0;
-		shm->pool[i - 1].next = s->head;   /* its entries are written as they come */
-		shm->pool[i - 1].n = 0;
+		vr_seg.shm->pool[i - 1].next = s->head;   /* its entries are written as they come */
+		vr_seg.shm->pool[i - 1].n = 0;
 		s->head = i;
 	}
-	vr_chunk *c = &shm->pool[s->head - 1];
+	vr_chunk *c = &vr_seg.shm->pool[s->head - 1];
 	c->e[c->n++] = p;
 	s->n++;
 	return 1;
@@ -341,14 +341,14 @@ static int pending_add(int r, vr_pending p)
  * one there: the newest chunk's last, or the list's. */
 static void pending_remove(int r, vr_pending *at)
 {
-	vr_order *o = &shm->order[r];
-	vr_spill *s = &shm->spill[r];
+	vr_order *o = &vr_seg.shm->order[r];
+	vr_spill *s = &vr_seg.shm->spill[r];
 	if (s->head == 0) {
 		*at = o->pending[--o->npending];
 		return;
 	}
 	int32_t h = s->head;
-	vr_chunk *c = &shm->pool[h - 1];
+	vr_chunk *c = &vr_seg.shm->pool[h - 1];
 	*at = c->e[--c->n];
 	s->n--;
 	if (c->n == 0) {
@@ -361,14 +361,14 @@ void vr_order_sent(int dest, int chan, int stag, unsigned long long arrival)
 {
 	if (!enabled || chan < 0 || dest < 0 || dest >= nranks)
 		return;
-	vr_order *o = &shm->order[dest];
+	vr_order *o = &vr_seg.shm->order[dest];
 	lock(&o->lock);
 	if (!pending_add(dest, (vr_pending){ arrival, chan, me, stag, 0 }))
 		atomic_fetch_add(&o->overflow, 1u);
-	if (o->npending + shm->spill[dest].n > st.maxpend)
-		st.maxpend = o->npending + shm->spill[dest].n;
+	if (o->npending + vr_seg.shm->spill[dest].n > st.maxpend)
+		st.maxpend = o->npending + vr_seg.shm->spill[dest].n;
 	if (atomic_load(&o->blocked))
-		set_term(dest, blocked_term(dest, atomic_load(&shm->rank_vt[dest])));
+		set_term(dest, blocked_term(dest, atomic_load(&vr_seg.shm->rank_vt[dest])));
 	unlock(&o->lock);
 	bump();
 	vr_wake_rank(dest);   /* a wildcard receive may sleep with nothing pending */
@@ -378,7 +378,7 @@ void vr_order_received(int src, int chan, int stag, unsigned long long arrival)
 {
 	if (!enabled || chan < 0)
 		return;
-	vr_order *o = &shm->order[me];
+	vr_order *o = &vr_seg.shm->order[me];
 	lock(&o->lock);
 	vr_pending *p;
 	uint32_t n;
@@ -390,7 +390,7 @@ void vr_order_received(int src, int chan, int stag, unsigned long long arrival)
 				pending_remove(me, &p[k]), found = 1;
 	int blocked = atomic_load(&o->blocked);
 	if (blocked)
-		set_term(me, blocked_term(me, atomic_load(&shm->rank_vt[me])));
+		set_term(me, blocked_term(me, atomic_load(&vr_seg.shm->rank_vt[me])));
 	unlock(&o->lock);
 	if (blocked) {
 		notify(INF, 1);   /* its wake-up may be later now (else: vt bounds us) */
@@ -404,14 +404,14 @@ void vr_order_block(const vr_pattern *pat, int npat, int any)
 {
 	if (!enabled || npat <= 0 || npat > VR_WAIT_PATTERNS)
 		return;
-	vr_order *o = &shm->order[me];
+	vr_order *o = &vr_seg.shm->order[me];
 	lock(&o->lock);
 	for (int k = 0; k < npat; k++)
 		o->pat[k] = pat[k];
 	o->npat = (uint32_t)npat;
 	o->any = any != 0;
 	atomic_store(&o->blocked, 1);
-	set_term(me, blocked_term(me, atomic_load(&shm->rank_vt[me])));
+	set_term(me, blocked_term(me, atomic_load(&vr_seg.shm->rank_vt[me])));
 	unlock(&o->lock);
 	notify(INF, 1);
 	horizon_rose();
@@ -424,10 +424,10 @@ void vr_order_unblock(void)
 	/* no notify: a blocked rank's bound is at least its clock, its
 	 * bound now; under the lock, so that no sender sets a blocked term
 	 * after ours */
-	vr_order *o = &shm->order[me];
+	vr_order *o = &vr_seg.shm->order[me];
 	lock(&o->lock);
 	atomic_store(&o->blocked, 0);
-	set_term(me, atomic_load(&shm->rank_vt[me]));
+	set_term(me, atomic_load(&vr_seg.shm->rank_vt[me]));
 	unlock(&o->lock);
 }
 
@@ -439,13 +439,13 @@ static void print_stats(void)
 	fprintf(stderr, "hetlaunch-vorder: rank %d snapshots %lu naps %lu timeouts %lu picks %lu "
 	        "unsafe %lu bookings %lu booking_naps %lu wakes %lu maxpend %lu pool_peak %u\n", me,
 	        st.snapshots, st.naps, st.timeouts, st.picks, st.unsafe, st.bookings, st.booking_naps,
-	        st.wakes, st.maxpend, atomic_load(&shm->pool_peak));
+	        st.wakes, st.maxpend, atomic_load(&vr_seg.shm->pool_peak));
 }
 
 void vr_order_done(void)
 {
-	if (shm != NULL && me >= 0) {
-		atomic_store(&shm->order[me].done, 1);
+	if (vr_seg.shm != NULL && me >= 0) {
+		atomic_store(&vr_seg.shm->order[me].done, 1);
 		set_term(me, INF);
 		print_stats();
 		if (enabled) {
@@ -481,15 +481,15 @@ static int take_snapshot(event *G)
 	if (vers == NULL && (vers = calloc((size_t)nranks, sizeof *vers)) == NULL)
 		return -1;
 	st.snapshots++;
-	wake_seen = atomic_load(&shm->ranks[me].wake);
-	hver_seen = atomic_load(&shm->hver);
+	wake_seen = atomic_load(&vr_seg.shm->ranks[me].wake);
+	hver_seen = atomic_load(&vr_seg.shm->hver);
 	for (int r = 0; r < nranks; r++)
-		vers[r] = atomic_load(&shm->order[r].ver);
+		vers[r] = atomic_load(&vr_seg.shm->order[r].ver);
 	unsigned long long e0 = atomic_load_explicit(epoch, memory_order_seq_cst);
 	for (int r = 0; r < nranks; r++)
-		snap[r].vt = atomic_load_explicit(&shm->rank_vt[r], memory_order_acquire);
+		snap[r].vt = atomic_load_explicit(&vr_seg.shm->rank_vt[r], memory_order_acquire);
 	for (int r = 0; r < nranks; r++) {
-		vr_order *o = &shm->order[r];
+		vr_order *o = &vr_seg.shm->order[r];
 		vproc_order_rank *s = &snap[r];
 		s->done = atomic_load(&o->done);
 		s->blocked = 0;
@@ -501,7 +501,7 @@ static int take_snapshot(event *G)
 		 * the term is written (just blocked), it is the clock: lower,
 		 * so safe; a registration that lowers it bumps the epoch. */
 		s->blocked = 1;
-		s->wake = atomic_load(&shm->term[r]);
+		s->wake = atomic_load(&vr_seg.shm->term[r]);
 	}
 	*G = vproc_order_horizon(snap, nranks, me);
 	return atomic_load_explicit(epoch, memory_order_seq_cst) == e0 ? 0 : -1;
@@ -571,8 +571,8 @@ static long idle_nap_ns(void)
 static void unregister(int r)
 {
 	uint64_t bit = 1ull << (me % 64);
-	atomic_fetch_and(&shm->order[r].waiters[me / 64], ~bit);
-	atomic_fetch_and(&shm->hwaiters[me / 64], ~bit);
+	atomic_fetch_and(&vr_seg.shm->order[r].waiters[me / 64], ~bit);
+	atomic_fetch_and(&vr_seg.shm->hwaiters[me / 64], ~bit);
 }
 
 /* Sleep until r moves or G reaches our need, whichever comes first (G
@@ -581,13 +581,13 @@ static void unregister(int r)
 static int registered(int r)
 {
 	uint64_t bit = 1ull << (me % 64);
-	atomic_store(&shm->order[me].need, blk_need);
-	atomic_store(&shm->order[me].hneed, blk_hneed.t);
-	atomic_store(&shm->order[me].hneed_rank, blk_hneed.rank);
-	atomic_fetch_or(&shm->order[r].waiters[me / 64], bit);
-	atomic_fetch_or(&shm->hwaiters[me / 64], bit);
-	if (atomic_load(&shm->order[r].ver) != vers[r] ||
-	    (atomic_load(&shm->hver) != hver_seen && horizon_reached(blk_hneed))) {
+	atomic_store(&vr_seg.shm->order[me].need, blk_need);
+	atomic_store(&vr_seg.shm->order[me].hneed, blk_hneed.t);
+	atomic_store(&vr_seg.shm->order[me].hneed_rank, blk_hneed.rank);
+	atomic_fetch_or(&vr_seg.shm->order[r].waiters[me / 64], bit);
+	atomic_fetch_or(&vr_seg.shm->hwaiters[me / 64], bit);
+	if (atomic_load(&vr_seg.shm->order[r].ver) != vers[r] ||
+	    (atomic_load(&vr_seg.shm->hver) != hver_seen && horizon_reached(blk_hneed))) {
 		unregister(r);
 		return 0;
 	}
@@ -627,8 +627,8 @@ static void nap(unsigned *iter)
 static int someone_computing(void)
 {
 	for (int r = 0; r < nranks; r++)
-		if (r != me && atomic_load_explicit(&shm->order[r].computing, memory_order_relaxed) &&
-		    !atomic_load_explicit(&shm->order[r].done, memory_order_relaxed))
+		if (r != me && atomic_load_explicit(&vr_seg.shm->order[r].computing, memory_order_relaxed) &&
+		    !atomic_load_explicit(&vr_seg.shm->order[r].done, memory_order_relaxed))
 			return 1;
 	return 0;
 }
@@ -642,7 +642,7 @@ static int moved(void)
 	static unsigned long long last = INF;
 	unsigned long long sig = atomic_load(epoch);
 	for (int r = 0; r < nranks; r++)
-		sig += atomic_load_explicit(&shm->order[r].ver, memory_order_relaxed);
+		sig += atomic_load_explicit(&vr_seg.shm->order[r].ver, memory_order_relaxed);
 	int m = sig != last;
 	last = sig;
 	return m;
@@ -651,12 +651,12 @@ static int moved(void)
 void vr_order_computing(int yes)
 {
 	if (enabled)
-		atomic_store_explicit(&shm->order[me].computing, yes, memory_order_relaxed);
+		atomic_store_explicit(&vr_seg.shm->order[me].computing, yes, memory_order_relaxed);
 }
 
 static void escaped(void)
 {
-	atomic_fetch_add(&shm->out_of_order, 1);
+	atomic_fetch_add(&vr_seg.shm->out_of_order, 1);
 }
 
 /* HETLAUNCH_VORDER_DEBUG=1: a booking that has waited 1 s prints the
@@ -671,10 +671,10 @@ static void debug_escape(unsigned long long ready, int all)
 	int cons = take_snapshot(&G);
 	fprintf(stderr, "vorder: %d at %llu all %d consistent %d G %llu/%d nsib %d\n", me, ready, all, cons, G.t, G.rank, nsiblings);
 	for (int r = 0; r < nranks; r++) {
-		vr_order *o = &shm->order[r];
+		vr_order *o = &vr_seg.shm->order[r];
 		fprintf(stderr, "vorder: %d at %llu: rank %d machine %d vt %llu blocked %d doing %d npat %u pat0 %d/%d/%d npend %u",
-		        me, ready, r, shm->rank_machine[r], snap[r].vt, snap[r].blocked, atomic_load(&o->doing),
-		        o->npat, o->pat[0].chan, o->pat[0].src, o->pat[0].stag, o->npending + shm->spill[r].n);
+		        me, ready, r, vr_seg.shm->rank_machine[r], snap[r].vt, snap[r].blocked, atomic_load(&o->doing),
+		        o->npat, o->pat[0].chan, o->pat[0].src, o->pat[0].stag, o->npending + vr_seg.shm->spill[r].n);
 		for (uint32_t k = 0; k < o->npending; k++)
 			fprintf(stderr, " [%llu %d/%d/%d]", o->pending[k].arrival, o->pending[k].chan,
 			        o->pending[k].src, o->pending[k].stag);
@@ -686,7 +686,7 @@ static void debug_escape(unsigned long long ready, int all)
 		if (r != me && !past(r, G, ready, me))
 			fprintf(stderr, "vorder: %d at %llu waits for %d: vt %llu blocked %d wake %llu G %llu/%d doing %d\n",
 			        me, ready, r, snap[r].vt, snap[r].blocked, snap[r].wake, G.t, G.rank,
-			        atomic_load(&shm->order[r].doing));
+			        atomic_load(&vr_seg.shm->order[r].doing));
 	}
 }
 
@@ -699,7 +699,7 @@ void vr_order_book(unsigned long long ready, int all)
 	unsigned iter = 0;
 	unsigned long long t0 = 0;
 	st.bookings++;
-	atomic_store(&shm->order[me].doing, 1);
+	atomic_store(&vr_seg.shm->order[me].doing, 1);
 	int dbg = 0;
 	while (!all_past(ready, all)) {
 		unsigned long long now = real_ns();
@@ -716,7 +716,7 @@ void vr_order_book(unsigned long long ready, int all)
 		st.booking_naps++;
 		nap(&iter);
 	}
-	atomic_store(&shm->order[me].doing, 0);
+	atomic_store(&vr_seg.shm->order[me].doing, 0);
 }
 
 /* For the stall watchdog (shm_layout.h): the call we are in, copied only
@@ -724,10 +724,10 @@ void vr_order_book(unsigned long long ready, int all)
 void vr_order_call(const char *name)
 {
 	static const char *last;
-	if (shm == NULL || me < 0 || name == last)
+	if (vr_seg.shm == NULL || me < 0 || name == last)
 		return;
 	last = name;
-	char *to = shm->call[me];
+	char *to = vr_seg.shm->call[me];
 	size_t k = 0;
 	for (; name[k] && k + 1 < VR_CALL_NAME; k++)
 		to[k] = name[k];
@@ -736,8 +736,8 @@ void vr_order_call(const char *name)
 
 void vr_order_doing(int what)
 {
-	if (shm != NULL && me >= 0)
-		atomic_store(&shm->order[me].doing, what);
+	if (vr_seg.shm != NULL && me >= 0)
+		atomic_store(&vr_seg.shm->order[me].doing, what);
 }
 
 /* ---- wildcard receives ---------------------------------------------------- */
@@ -751,7 +751,7 @@ int vr_order_enabled(void)
  * source and tag. */
 static unsigned long long earliest_from(int chan, int src, int stag, int *bsrc, int *btag)
 {
-	vr_order *o = &shm->order[me];
+	vr_order *o = &vr_seg.shm->order[me];
 	vr_pattern q = { chan, src, stag };
 	unsigned long long best = INF;
 	*bsrc = -1;
@@ -785,7 +785,7 @@ int vr_order_pick(int chan, int stag, const int *members, int nmembers, int *src
 	event G;
 	int bsrc = -1, btag = -1;
 	blk = -1;   /* nothing pending: until a message is sent to us (vr_order_sent) */
-	wake_seen = atomic_load(&shm->ranks[me].wake);
+	wake_seen = atomic_load(&vr_seg.shm->ranks[me].wake);
 	if (earliest(chan, stag, &bsrc, &btag) == INF)
 		return -1;   /* no snapshot needed */
 	/* the snapshot before the pending list: a message registered after

@@ -155,21 +155,6 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 	*seen_wake = atomic_load(w);
 }
 
-void vr_futex_sleep(uint32_t why, uint32_t seen, const struct timespec *ts)
-{
-	_Atomic uint32_t *w = vr_my_wake(), *sl = vr_my_sleeping();
-	atomic_store(sl, why);
-	vr_asleep(1);
-	syscall(SYS_futex, (uint32_t *)w, FUTEX_WAIT, seen, ts, NULL, 0);
-	vr_asleep(0);
-	atomic_store(sl, 0u);
-}
-
-void vr_futex_wake(_Atomic uint32_t *word)
-{
-	syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, 1, NULL, NULL, 0);
-}
-
 /*
  * The seconds this rank spent blocked in MPI calls, for the program's own
  * report (per-rank compute and wait, launcher/programs/hlmpi.c looks
