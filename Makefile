@@ -451,7 +451,7 @@ e2e: all
 # time.  `make check` runs 10 small cases (16 ranks at most) and `make soak`
 # SOAK_CASES of the full range, both failing on a failed case; `make bench`
 # reports SOAK_BENCH_CASES of the full range (--report: the table and every
-# failure with its replay command, exit 0), because two faults it finds are
+# failure with its replay command, exit 0), because a fault it finds is
 # open (doc/design/virtual-clock.md, "The randomized soak").
 SOAK_SEED        ?= 1
 SOAK_CASES       ?= 200

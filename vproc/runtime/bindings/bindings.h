@@ -7,6 +7,7 @@
  *   coll.c          Bcast, Reduce, Allreduce, Barrier over point-to-point
  *   communicators.c the communicator constructors and MPI_Comm_free
  *   blas.c          DGEMM and the level-2/3 kernels charged by their flops
+ *   pblas.c         PDNRM2: under compute: skip, no zero norm (no skipped reflector)
  *   clock.c         clock_gettime, gettimeofday under the virtual clock
  *   ucx.c           MPICH 4.0.2's finalize over UCX (MPICH build only)
  *   alloc.c         malloc: folded blocks (compute: skip), hpcc's skipped sections
