@@ -299,7 +299,7 @@ static int auto_fits(hl_plan *plan, size_t n, size_t avail, const char **tight)
  * plan's grid, by bisection. */
 static int choose_n(hl_plan *plan, diag *d)
 {
-	hl_config *cfg = (hl_config *)plan->cfg;   /* every machine's memory known: config.c */
+	hl_config *cfg = (hl_config *)plan->cfg;   /* every machine's memory known: load_kernel.c */
 	size_t avail = hl_mem_available(), nb = cfg->nb, lo = 0, hi = 10000000 / nb + 1;
 	const char *tight = NULL, *t = NULL;
 	while (hi - lo > 1) {

@@ -1,0 +1,91 @@
+/*
+ * load_emulate.c -- the emulate: block (true, false, or a mapping of the
+ * schema's HL_KS_EMULATE rows): its keys, the checks between them, the
+ * defaults that depend on the rest of the file, and the reference speed
+ * the emulation scales every machine by.
+ */
+#include "config/load_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* emulate: true | false | a mapping of the schema's emulate: keys */
+int cfg_load_emulate(diag *d, const yt_node *v, hl_emulation *e)
+{
+	char allowed[256];
+	hl_key_list(allowed, sizeof allowed, HL_KS_EMULATE, NULL);
+	if (v->kind == YT_SCALAR)
+		return hl_cfg_bool(d, "emulate", v, &e->on);
+	if (v->kind != YT_MAP) {
+		diag_error(d, v->line, v->col, "emulate: expected true, false or a mapping (%s)",
+		           allowed);
+		return -1;
+	}
+	int rc = cfg_check_duplicate_keys(d, v);
+	const yt_node *compute = NULL, *stall = NULL;
+	e->on = 1;
+	for (size_t i = 0; i < v->n; i++) {
+		const yt_node *key = v->items[2 * i], *x = v->items[2 * i + 1];
+		const char *s = key->kind == YT_SCALAR ? key->value : "";
+		const hl_key_def *row = hl_key_find(HL_KS_EMULATE, s);
+		char name[64];
+		snprintf(name, sizeof name, "emulate: %s", s);
+		if (row == NULL) {
+			diag_error(d, key->line, key->col, "emulate: unknown key \"%s\" (allowed: %s)",
+			           s, allowed);
+			rc = -1;
+		} else if (cfg_read_value(d, name, row, x, e) < 0)
+			rc = -1;
+		else if (strcmp(s, "cpu_time") == 0)   /* else its default depends on the clock */
+			e->cpu_time_given = 1, e->cpu_time_loc = (hl_loc){ key->line, key->col };
+		else if (strcmp(s, "compute") == 0)
+			compute = key;
+		else if (strcmp(s, "stall_timeout_s") == 0)
+			stall = key;
+	}
+	/* The real clock's time moves by itself: only virtual clocks stall. */
+	if (rc == 0 && stall && !e->virtual_clock) {
+		diag_error(d, stall->line, stall->col, "emulate: stall_timeout_s needs clock: virtual");
+		rc = -1;
+	}
+	/* Skipped compute has no real duration to sleep off: only virtual
+	 * time can charge what was not run. */
+	if (rc == 0 && e->skip_compute && !e->virtual_clock) {
+		diag_error(d, compute->line, compute->col, "emulate: compute: skip needs clock: "
+		           "virtual (the real clock would sleep off work that never ran)");
+		rc = -1;
+	}
+	if (rc == 0 && e->cycle_time > 0.0 && e->mflops == 0.0) {
+		diag_error(d, v->line, v->col, "emulate: cycle_time needs mflops (the speed of a "
+		           "machine of that cycle time)");
+		rc = -1;
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+/* cpu_time's default.  Under the virtual clock, the flop models only: a
+ * run then gives the same times whatever else this computer is doing
+ * (INTERFACE.md, "Emulation clock"), where the CPU time outside the modelled
+ * BLAS moved lhpc's LU n = 1800 by 1-3% beside two CPU hogs.  kernel: exec
+ * keeps it (its compute may be outside the BLAS), and so does kernel: hpl:
+ * hpcc's LatencyBandwidth lengthens its loops of ping-pongs until they
+ * last ten clock ticks, and between ranks of one machine they cost nothing
+ * on the flop models (run.c refuses that case); so does the real clock,
+ * whose times move with the load anyway. */
+void cfg_emu_defaults(hl_config *cfg)
+{
+	hl_emulation *e = &cfg->emu;
+	if (!e->cpu_time_given && e->virtual_clock && cfg->kernel != HL_KERNEL_EXEC &&
+	    cfg->kernel != HL_KERNEL_HPL)
+		e->no_cpu_time = 1;
+}
+
+double hl_config_emulation_tref(const hl_config *cfg)
+{
+	return cfg->emu.cycle_time > 0 ? cfg->emu.cycle_time : hl_config_tmin(cfg);
+}
+
+double hl_config_emulation_K(const hl_config *cfg)
+{
+	return cfg->emu.mflops * hl_config_emulation_tref(cfg);
+}
