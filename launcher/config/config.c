@@ -103,9 +103,10 @@ static char *stem_of(const char *path)
 	return s;
 }
 
-/* n: N or a list [N1, N2, ...] (INTERFACE.md "Dense kernels at any size");
- * cfg->n is the largest, which the plan and the memory check use. */
-static int get_sizes(diag *d, const yt_node *v, hl_config *cfg)
+/* n: N or a list [N1, N2, ...] (INTERFACE.md "Dense kernels at any size"),
+ * each in its row's range; cfg->n is the largest, which the plan and the
+ * memory check use. */
+static int get_sizes(diag *d, const hl_key_def *row, const yt_node *v, hl_config *cfg)
 {
 	size_t cnt = v->kind == YT_SEQ ? v->n : 1;
 	if (v->kind == YT_SCALAR && strcmp(v->value, "auto") == 0) {
@@ -130,7 +131,7 @@ static int get_sizes(diag *d, const yt_node *v, hl_config *cfg)
 	cfg->n = 0;
 	for (size_t i = 0; i < cnt; i++) {
 		const yt_node *x = v->kind == YT_SEQ ? v->items[i] : v;
-		if (hl_cfg_size(d, "n", x, 1, 10000000, &cfg->sizes[i]) < 0) {
+		if (hl_cfg_size(d, row->name, x, row->lo, row->hi, &cfg->sizes[i]) < 0) {
 			rc = -1;
 			continue;
 		}
@@ -230,7 +231,7 @@ static int load_top_value(diag *d, const hl_key_def *row, const yt_node *v, hl_c
 	case HL_KT_SIZES:
 		cfg->n_loc.line = v->line;
 		cfg->n_loc.col = v->col;
-		return get_sizes(d, v, cfg);
+		return get_sizes(d, row, v, cfg);
 	case HL_KT_STRINGS:
 		return load_args(d, v, cfg);
 	case HL_KT_ARGV:

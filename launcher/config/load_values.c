@@ -244,7 +244,14 @@ int cfg_read_value(diag *d, const char *key, const hl_key_def *row, const yt_nod
 int hl_cfg_key(diag *d, hl_key_section s, const char *key, const yt_node *v, void *out)
 {
 	const hl_key_def *k = hl_key_find(s, key);
-	switch (k ? k->type : HL_KT_CUSTOM) {
+	hl_key_type type = k ? k->type : HL_KT_CUSTOM;
+	/* A custom key's shape is its layout's; one word or number of it is
+	 * read here, so that its values or range are the row's only. */
+	if (type == HL_KT_CUSTOM && k && k->values)
+		type = HL_KT_ENUM;   /* columns' partition: columns | guillotine | auto */
+	else if (type == HL_KT_CUSTOM && k && k->hi)
+		type = HL_KT_SIZE;   /* master-worker's blocks: each of [r, t, s] */
+	switch (type) {
 	case HL_KT_SIZE:
 		return hl_cfg_size(d, key, v, k->lo, k->hi, out);
 	case HL_KT_NUMBER:

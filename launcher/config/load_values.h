@@ -21,7 +21,8 @@ int hl_cfg_string(diag *d, const char *key, const yt_node *v, char **out);
 /* A key read by its row of the key table (config/keys.c): its type and its
  * range or values, so that a limit is written once.  out is a size_t
  * (integer), a double (number), an int (enum: the value's index), size_t[2]
- * (pair) or char * (string). */
+ * (pair) or char * (string).  Of a custom row (its shape read by its
+ * layout), one scalar: by the row's values (an enum), else its range. */
 int hl_cfg_key(diag *d, hl_key_section s, const char *key, const yt_node *v, void *out);
 /* The value of key in mapping map, or NULL. */
 const yt_node *hl_cfg_get(const yt_node *map, const char *key);
