@@ -26,21 +26,15 @@ int cfg_load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 	e->on = 1;
 	for (size_t i = 0; i < v->n; i++) {
 		const yt_node *key = v->items[2 * i], *x = v->items[2 * i + 1];
-		const char *s = key->kind == YT_SCALAR ? key->value : "";
-		const hl_key_def *row = hl_key_find(HL_KS_EMULATE, s);
-		char name[64];
-		snprintf(name, sizeof name, "emulate: %s", s);
-		if (row == NULL) {
-			diag_error(d, key->line, key->col, "emulate: unknown key \"%s\" (allowed: %s)",
-			           s, allowed);
+		char name[CFG_KEY_NAME];
+		const hl_key_def *row = cfg_section_key(d, HL_KS_EMULATE, "emulate", key, name);
+		if (row == NULL || cfg_read_value(d, name, row, x, e) < 0)
 			rc = -1;
-		} else if (cfg_read_value(d, name, row, x, e) < 0)
-			rc = -1;
-		else if (strcmp(s, "cpu_time") == 0)   /* else its default depends on the clock */
+		else if (strcmp(row->name, "cpu_time") == 0)   /* else its default depends on the clock */
 			e->cpu_time_given = 1, e->cpu_time_loc = (hl_loc){ key->line, key->col };
-		else if (strcmp(s, "compute") == 0)
+		else if (strcmp(row->name, "compute") == 0)
 			compute = key;
-		else if (strcmp(s, "stall_timeout_s") == 0)
+		else if (strcmp(row->name, "stall_timeout_s") == 0)
 			stall = key;
 	}
 	/* The real clock's time moves by itself: only virtual clocks stall. */

@@ -31,6 +31,12 @@ int cfg_check_ident(diag *d, const char *key, const yt_node *v, const char *extr
 /* Each repeated key of map reported; the keys to skip (load_values.c). */
 unsigned char *cfg_duplicate_keys(diag *d, const yt_node *map, int *rc);
 int cfg_check_duplicate_keys(diag *d, const yt_node *map);
+/* The row of one key of a section's mapping (emulate:, hpl:, result:,
+ * slurm:), and "SECTION: KEY" in name (CFG_KEY_NAME bytes) for its
+ * messages; NULL for a key the section has not, reported at it. */
+#define CFG_KEY_NAME 64
+const hl_key_def *cfg_section_key(diag *d, hl_key_section s, const char *section,
+                                  const yt_node *key, char *name);
 /* A value of one of the schema's plain types, stored at row->off in base. */
 int cfg_read_value(diag *d, const char *key, const hl_key_def *row, const yt_node *v,
                    void *base);

@@ -45,18 +45,10 @@ int cfg_load_hpl(diag *d, const yt_node *v, hl_hpl_settings *s)
 	}
 	int rc = cfg_check_duplicate_keys(d, v);
 	for (size_t i = 0; i < v->n; i++) {
-		const yt_node *key = v->items[2 * i], *x = v->items[2 * i + 1];
-		const char *k = key->kind == YT_SCALAR ? key->value : "";
-		const hl_key_def *row = hl_key_find(HL_KS_HPL, k);
-		char name[64];
-		snprintf(name, sizeof name, "hpl: %s", k);
-		if (row == NULL) {
-			diag_error(d, key->line, key->col, "hpl: unknown key \"%s\" (allowed: %s)", k,
-			           allowed);
+		char name[CFG_KEY_NAME];
+		const hl_key_def *row = cfg_section_key(d, HL_KS_HPL, "hpl", v->items[2 * i], name);
+		if (row == NULL || cfg_read_value(d, name, row, v->items[2 * i + 1], s) < 0)
 			rc = -1;
-		} else if (cfg_read_value(d, name, row, x, s) < 0) {
-			rc = -1;
-		}
 	}
 	return rc < 0 ? -1 : 0;
 }
@@ -73,20 +65,21 @@ int cfg_load_result(diag *d, const yt_node *v, hl_result_patterns *p)
 	}
 	int rc = cfg_check_duplicate_keys(d, v);
 	for (size_t i = 0; i < v->n; i++) {
-		const yt_node *key = v->items[2 * i], *x = v->items[2 * i + 1];
-		const char *k = key->kind == YT_SCALAR ? key->value : "";
-		const hl_key_def *row = hl_key_find(HL_KS_RESULT, k);
-		char name[64], why[160];
-		snprintf(name, sizeof name, "result: %s", k);
+		const yt_node *x = v->items[2 * i + 1];
+		char name[CFG_KEY_NAME], why[160];
+		const hl_key_def *row = cfg_section_key(d, HL_KS_RESULT, "result", v->items[2 * i],
+		                                        name);
+		char **at = row ? (char **)((char *)p + row->off) : NULL;
 		if (row == NULL) {
-			diag_error(d, key->line, key->col, "result: unknown key \"%s\" (allowed: %s)", k,
-			           allowed);
 			rc = -1;
-		} else if ((free(*(char **)((char *)p + row->off)),   /* a duplicate's first */
-		            *(char **)((char *)p + row->off) = NULL, cfg_read_value(d, name, row, x, p)) < 0) {
+			continue;
+		}
+		free(*at);   /* a duplicate's first */
+		*at = NULL;
+		if (cfg_read_value(d, name, row, x, p) < 0) {
 			rc = -1;
-		} else if (hl_result_pattern_check(*(char **)((char *)p + row->off),
-		                                   strcmp(k, "time") == 0, why, sizeof why) < 0) {
+		} else if (hl_result_pattern_check(*at, strcmp(row->name, "time") == 0, why,
+		                                   sizeof why) < 0) {
 			diag_error(d, x->line, x->col, "%s: %s", name, why);
 			rc = -1;
 		}

@@ -18,17 +18,11 @@
 static int read_slurm_key(diag *d, const yt_node *key, const yt_node *x, hl_slurm_type *t,
                           int *kinds)
 {
-	const char *s = key->kind == YT_SCALAR ? key->value : "";
-	const hl_key_def *row = hl_key_find(HL_KS_SLURM, s);
-	char name[48], allowed[128];
+	char name[CFG_KEY_NAME];
+	const hl_key_def *row = cfg_section_key(d, HL_KS_SLURM, "slurm", key, name);
 	size_t g;
-	snprintf(name, sizeof name, "slurm: %s", s);
-	if (row == NULL) {
-		hl_key_list(allowed, sizeof allowed, HL_KS_SLURM, NULL);
-		diag_error(d, key->line, key->col, "slurm: unknown key \"%s\" (allowed: %s)", s,
-		           allowed);
+	if (row == NULL)
 		return -1;
-	}
 	if (row->type == HL_KT_BOOL)
 		return hl_cfg_bool(d, name, x, &t->optional);
 	++*kinds;
@@ -40,7 +34,7 @@ static int read_slurm_key(diag *d, const yt_node *key, const yt_node *x, hl_slur
 	}
 	if (cfg_want_scalar(d, name, x) < 0 || cfg_check_ident(d, name, x, "") < 0)
 		return -1;
-	t->kind = s[0] == 'f' ? HL_NT_FEATURE : HL_NT_PARTITION;
+	t->kind = row->name[0] == 'f' ? HL_NT_FEATURE : HL_NT_PARTITION;
 	free(t->word);
 	return (t->word = strdup(x->value)) ? 0 : -1;
 }

@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,6 +203,23 @@ static size_t count_values(const char *const *values)
 	while (values[n])
 		n++;
 	return n;
+}
+
+/* One place for the sections' "unknown key" message and their keys' names,
+ * so that emulate:, hpl:, result: and slurm: read alike. */
+const hl_key_def *cfg_section_key(diag *d, hl_key_section s, const char *section,
+                                  const yt_node *key, char *name)
+{
+	const char *k = key->kind == YT_SCALAR ? key->value : "";
+	const hl_key_def *row = hl_key_find(s, k);
+	char allowed[256];
+	snprintf(name, CFG_KEY_NAME, "%s: %s", section, k);
+	if (row)
+		return row;
+	hl_key_list(allowed, sizeof allowed, s, NULL);
+	diag_error(d, key->line, key->col, "%s: unknown key \"%s\" (allowed: %s)", section, k,
+	           allowed);
+	return NULL;
 }
 
 /* A value of one of the schema's plain types, stored at the row's offset
