@@ -393,6 +393,14 @@ int hl_config_load(const char *path, diag *d, hl_config *cfg)
 	return -1;
 }
 
+/* args: and mpiexec:, as far as they were read. */
+static void free_strings(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 void hl_config_free(hl_config *cfg)
 {
 	if (cfg->layout && cfg->layout->free_config)
@@ -405,14 +413,8 @@ void hl_config_free(hl_config *cfg)
 	for (size_t i = 0; i < cfg->ntypes; i++)
 		cfg_free_type(&cfg->types[i]);
 	free(cfg->types);
-	if (cfg->args)
-		for (size_t i = 0; i < cfg->nargs; i++)
-			free(cfg->args[i]);
-	free(cfg->args);
-	if (cfg->mpiexec)
-		for (size_t i = 0; i < cfg->nmpiexec; i++)
-			free(cfg->mpiexec[i]);
-	free(cfg->mpiexec);
+	free_strings(cfg->args, cfg->nargs);
+	free_strings(cfg->mpiexec, cfg->nmpiexec);
 	free(cfg->program);
 	free(cfg->result.time);
 	free(cfg->result.passed);

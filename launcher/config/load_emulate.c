@@ -9,6 +9,31 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Across the keys of a mapping read without an error: the first conflict
+ * (compute: and stall_timeout_s: keys, or NULL). */
+static int check_emulate(diag *d, const yt_node *v, const hl_emulation *e,
+                         const yt_node *compute, const yt_node *stall)
+{
+	/* The real clock's time moves by itself: only virtual clocks stall. */
+	if (stall && !e->virtual_clock) {
+		diag_error(d, stall->line, stall->col, "emulate: stall_timeout_s needs clock: virtual");
+		return -1;
+	}
+	/* Skipped compute has no real duration to sleep off: only virtual
+	 * time can charge what was not run. */
+	if (e->skip_compute && !e->virtual_clock) {
+		diag_error(d, compute->line, compute->col, "emulate: compute: skip needs clock: "
+		           "virtual (the real clock would sleep off work that never ran)");
+		return -1;
+	}
+	if (e->cycle_time > 0.0 && e->mflops == 0.0) {
+		diag_error(d, v->line, v->col, "emulate: cycle_time needs mflops (the speed of a "
+		           "machine of that cycle time)");
+		return -1;
+	}
+	return 0;
+}
+
 /* emulate: true | false | a mapping of the schema's emulate: keys */
 int cfg_load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 {
@@ -37,23 +62,8 @@ int cfg_load_emulate(diag *d, const yt_node *v, hl_emulation *e)
 		else if (strcmp(row->name, "stall_timeout_s") == 0)
 			stall = key;
 	}
-	/* The real clock's time moves by itself: only virtual clocks stall. */
-	if (rc == 0 && stall && !e->virtual_clock) {
-		diag_error(d, stall->line, stall->col, "emulate: stall_timeout_s needs clock: virtual");
-		rc = -1;
-	}
-	/* Skipped compute has no real duration to sleep off: only virtual
-	 * time can charge what was not run. */
-	if (rc == 0 && e->skip_compute && !e->virtual_clock) {
-		diag_error(d, compute->line, compute->col, "emulate: compute: skip needs clock: "
-		           "virtual (the real clock would sleep off work that never ran)");
-		rc = -1;
-	}
-	if (rc == 0 && e->cycle_time > 0.0 && e->mflops == 0.0) {
-		diag_error(d, v->line, v->col, "emulate: cycle_time needs mflops (the speed of a "
-		           "machine of that cycle time)");
-		rc = -1;
-	}
+	if (rc == 0)
+		rc = check_emulate(d, v, e, compute, stall);
 	return rc < 0 ? -1 : 0;
 }
 

@@ -190,6 +190,49 @@ static int check_machine_list(diag *d, const yt_node *list, const machine_scan *
 	return rc;
 }
 
+/* An entry's numbers (checked in the first pass), as every machine it
+ * expands into starts; a node type's cores come per node. */
+static hl_machine entry_numbers(diag *d, const machine_keys *k, const yt_node *m, size_t i)
+{
+	const yt_node *ct = mkey(k, "cycle_time"), *speed = mkey(k, "speed");
+	const yt_node *mflops = mkey(k, "mflops"), *cores = mkey(k, "cores");
+	const yt_node *latency = mkey(k, "latency_us"), *bandwidth = mkey(k, "bandwidth_mbps");
+	const yt_node *memory = mkey(k, "memory_gb"), *emulate = mkey(k, "emulate_mflops");
+	hl_machine p = { .cores = 1, .loc = { m->line, m->col }, .entry = i };
+	double val;
+	if (!ct && !speed)
+		speed = mflops;   /* a real speed is a speed */
+	if (mflops)
+		hl_cfg_positive(d, "", mflops, &p.mflops);
+	hl_cfg_positive(d, "", ct ? ct : speed, &val);
+	p.speed = speed ? val : 0.0;
+	p.cycle_time = speed ? 1.0 / val : val;
+	if (cores)
+		hl_cfg_size(d, "", cores, 1, (size_t)-1, &p.cores);
+	if (latency)
+		hl_cfg_positive(d, "", latency, &p.latency_us);
+	if (bandwidth)
+		hl_cfg_positive(d, "", bandwidth, &p.bandwidth_mbps);
+	if (memory)
+		hl_cfg_positive(d, "", memory, &p.memory_gb);
+	if (emulate)
+		hl_cfg_positive(d, "", emulate, &p.emulate_mflops);
+	return p;
+}
+
+/* name, or name.j for the j-th machine of an entry of several; NULL when
+ * out of memory. */
+static char *machine_name(const char *name, size_t j, size_t count)
+{
+	size_t len = strlen(name) + 24;
+	char *s = malloc(len);
+	if (s && count > 1)
+		snprintf(s, len, "%s.%zu", name, j);
+	else if (s)
+		snprintf(s, len, "%s", name);
+	return s;
+}
+
 /* Second pass, one entry (already checked): count processors on each host
  * of its hostlist, named name.0, name.1, ... (host-major) when there are
  * several.  -1 only when out of memory. */
@@ -197,70 +240,32 @@ static int expand_machine_entry(diag *d, const yt_node *m, size_t i, const machi
                                 hl_config *cfg)
 {
 	machine_keys k;
-	size_t count = s->counts[i];
 	read_machine_keys(d, m, s->layout, &k);   /* known to succeed now */
 	const yt_node *name = mkey(&k, "name"), *host = mkey(&k, "host");
-	const yt_node *ct = mkey(&k, "cycle_time"), *speed = mkey(&k, "speed");
-	const yt_node *latency = mkey(&k, "latency_us"), *bandwidth = mkey(&k, "bandwidth_mbps");
-	const yt_node *memory = mkey(&k, "memory_gb"), *emulate = mkey(&k, "emulate_mflops");
-	const yt_node *cores = mkey(&k, "cores");
-	const yt_node *mflops = mkey(&k, "mflops");
-	double val, lat = 0.0, bw = 0.0, mem = 0.0, emf = 0.0, mf = 0.0;
-	size_t ncores = 1;
-	if (!ct && !speed)
-		speed = mflops;
-	if (mflops)
-		hl_cfg_positive(d, "", mflops, &mf);
-	hl_cfg_positive(d, "", ct ? ct : speed, &val);
-	if (cores)
-		hl_cfg_size(d, "", cores, 1, (size_t)-1, &ncores);
-	if (latency)
-		hl_cfg_positive(d, "", latency, &lat);
-	if (bandwidth)
-		hl_cfg_positive(d, "", bandwidth, &bw);
-	if (memory)
-		hl_cfg_positive(d, "", memory, &mem);
-	if (emulate)
-		hl_cfg_positive(d, "", emulate, &emf);
-	char **hosts = NULL;
-	size_t nhosts;
-	hl_hostlist_error err;
 	const hl_slurm_type *type = hl_config_type(cfg, i);
-	if (type) {
+	hl_machine proto = entry_numbers(d, &k, m, i);
+	char **hosts = NULL;
+	size_t nhosts, per_host = s->counts[i];
+	hl_hostlist_error err;
+	if (type)
 		nhosts = type->nnodes;
-	} else if (hl_hostlist_expand(host ? host->value : name->value, MAX_MACHINES, &hosts,
-	                              &nhosts, &err) != 0) {
+	else if (hl_hostlist_expand(host ? host->value : name->value, MAX_MACHINES, &hosts,
+	                            &nhosts, &err) != 0)
 		return -1;   /* checked: out of memory */
-	}
-	size_t per_host = count;
-	count *= nhosts;   /* host-major: name.0 .. name.(count-1) on the first host */
+	size_t count = per_host * nhosts;   /* host-major: name.0 .. name.(count-1) on the first host */
 	for (size_t j = 0; j < count; j++) {
 		hl_machine *hm = &cfg->machines[cfg->nmachines++];
-		size_t len = strlen(name->value) + 24;
 		const char *h = type ? type->nodes[j / per_host] : hosts[j / per_host];
-		if ((hm->name = malloc(len)) == NULL || (hm->host = strdup(h)) == NULL) {
+		size_t cpus = type ? type->cpus[j / per_host] : 0;
+		/* a node type's machine is the whole node unless cores: says */
+		if (cpus && !mkey(&k, "cores"))
+			proto.cores = cpus / per_host ? cpus / per_host : 1;
+		*hm = proto;
+		if ((hm->name = machine_name(name->value, j, count)) == NULL ||
+		    (hm->host = strdup(h)) == NULL) {
 			hl_hostlist_free(hosts);
 			return -1;
 		}
-		/* a node type's machine is the whole node unless cores: says */
-		if (type && !cores && type->cpus[j / per_host])
-			ncores = type->cpus[j / per_host] / per_host ? type->cpus[j / per_host] / per_host
-			                                            : 1;
-		if (count > 1)
-			snprintf(hm->name, len, "%s.%zu", name->value, j);
-		else
-			snprintf(hm->name, len, "%s", name->value);
-		hm->speed = speed ? val : 0.0;
-		hm->cycle_time = speed ? 1.0 / val : val;
-		hm->latency_us = lat;
-		hm->bandwidth_mbps = bw;
-		hm->memory_gb = mem;
-		hm->emulate_mflops = emf;
-		hm->cores = ncores;
-		hm->mflops = mf;
-		hm->loc.line = m->line;
-		hm->loc.col = m->col;
-		hm->entry = i;
 	}
 	hl_hostlist_free(hosts);
 	return 0;
