@@ -70,7 +70,7 @@ typedef struct {
 	int virtual_clock;      /* clock: virtual: per-rank virtual clocks */
 	int no_cpu_time;        /* cpu_time: false: charge only the flop models
 	                         * (the default under clock: virtual, but for
-	                         * kernel: exec: config.c, emu_defaults) */
+	                         * kernel: exec: load_emulate.c) */
 	int cpu_time_given;     /* cpu_time: is in the file */
 	hl_loc cpu_time_loc;    /* ... where (run's refusals) */
 	int skip_compute;       /* compute: skip: the interposed BLAS are charged
@@ -146,6 +146,8 @@ typedef struct {
 
 /* The type of entry e, or NULL when it names hosts. */
 const hl_slurm_type *hl_config_type(const hl_config *cfg, size_t e);
+/* The machines of list entry e: [*first, *first + *count) of cfg->machines. */
+void hl_cfg_machine_entry(const hl_config *cfg, size_t e, size_t *first, size_t *count);
 
 /*
  * hl_config_load -- read, validate and expand a machine list.  Returns 0, or

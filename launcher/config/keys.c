@@ -32,7 +32,7 @@
 
 static const char *const TESTERS[] = { "driver", "stock", NULL };
 static const char *const MPIS[] = { "mpich", "openmpi", NULL };
-/* in hl_kernel's order after none: config.c's hl_config_model */
+/* in hl_kernel's order after none: load_kernel.c's hl_config_model */
 static const char *const MODELS[] = { "none", "lu", "qr", "chol", "mm", NULL };
 static const char *const HOST_EXTRA[] = { ":[],", NULL };
 static const char *const NETWORKS[] = { "switch", "bus", "links", NULL };

@@ -2,7 +2,7 @@
  * keys.h -- the schema of the machine list: every YAML key once, with its
  * type, range, the layouts (or kernel) it belongs to, its default and one
  * line of documentation (in the spirit of libcyaml's CYAML_FIELD_* and
- * Slurm's s_p_options_t).  config.c reads the common keys by this table
+ * Slurm's s_p_options_t).  The loader reads the common keys by this table
  * and refuses unknown keys with its lists; the layouts' rows (layout.h)
  * own the keys whose `layouts` name them; `hetlaunch keys` prints it as the
  * fuzz dictionary, the man page's key list and a Markdown table.
@@ -48,13 +48,13 @@ typedef struct {
 	const char *kernel;          /* NULL: every kernel; else the only one it is for */
 	size_t lo, hi;               /* SIZE, SIZES, PAIR */
 	const char *const *values;   /* ENUM, NETWORK (NULL-terminated); IDENT: extra chars */
-	size_t off;                  /* where config.c stores a value it reads generically:
+	size_t off;                  /* where the loader stores a value it reads generically:
 	                              * in hl_config (top) or hl_emulation (emulate) */
 	const char *def;             /* the default, in words ("" : required or none) */
 	const char *doc;             /* one line */
 } hl_key_def;
 
-/* At most this many rows (config.c keeps a node per row). */
+/* At most this many rows (the loader keeps a node per row). */
 #define HL_KEYS_MAX 128
 
 /* The table, in the order the "allowed:" lists name them. */

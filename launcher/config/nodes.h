@@ -3,7 +3,7 @@
  * {feature: F}`, `{partition: P}` or `{het_group: K}` instead of hosts gets
  * the nodes of an allocation that match it.  The nodes come from Slurm
  * itself (launch/slurm.c reads them with scontrol inside an allocation) or
- * from `--nodes TYPE=COUNT,...` (plan for counts outside one); config.c
+ * from `--nodes TYPE=COUNT,...` (plan for counts outside one); load_types.c
  * asks for them through the source the command installed, only when the
  * file names a type.  Everything here is pure (no I/O).
  */
@@ -37,7 +37,7 @@ typedef struct {
 
 void hl_nodes_free(hl_nodes *a);
 
-/* How config.c gets them: the command installs a reader (NULL: none, a
+/* How load_types.c gets them: the command installs a reader (NULL: none, a
  * type is then refused with what to do instead).  Returns 0, or -1 with
  * err. */
 typedef int (*hl_nodes_reader)(void *ctx, hl_nodes *out, char *err, size_t len);

@@ -68,7 +68,7 @@ static int compile(const hl_result_patterns *p, patterns *c)
 	for (int k = 0; k < 3; k++) {
 		c->on[k] = src[k] != NULL && regcomp(&c->re[k], src[k], REG_EXTENDED) == 0;
 		if (src[k] != NULL && !c->on[k])
-			return -1;   /* config.c checked them: only out of memory */
+			return -1;   /* config/ checked them: only out of memory */
 	}
 	return 0;
 }

@@ -23,6 +23,7 @@
 
 #include "config/config.h"
 #include "config/keys.h"
+#include "config/load_values.h"   /* hl_cfg_*: the rows read their keys */
 #include "util/diag.h"
 #include "util/json.h"
 #include "plan.h"
@@ -94,23 +95,6 @@ const hl_layout_ops *hl_layout_find(const char *s);
 const hl_layout_ops *hl_layout_default(void);
 
 
-/* ---- value readers for rows' loaders (config.c; every error at the value's
- * line:col, named by key) -------------------------------------------------- */
-int hl_cfg_size(diag *d, const char *key, const yt_node *v, size_t lo, size_t hi, size_t *out);
-int hl_cfg_positive(diag *d, const char *key, const yt_node *v, double *out);
-int hl_cfg_bool(diag *d, const char *key, const yt_node *v, int *out);
-int hl_cfg_enum(diag *d, const char *key, const yt_node *v, const char *const *names,
-                size_t n, int *out);
-int hl_cfg_string(diag *d, const char *key, const yt_node *v, char **out);
-/* A layout's own key read by its row of the key table (config/keys.c): its
- * type and its range or values, so that a limit is written once.  out is a
- * size_t (integer), a double (number), an int (enum: the value's index),
- * size_t[2] (pair) or char * (string). */
-int hl_cfg_key(diag *d, hl_key_section s, const char *key, const yt_node *v, void *out);
-/* The value of key in mapping map, or NULL. */
-const yt_node *hl_cfg_get(const yt_node *map, const char *key);
-/* The machines of list entry e: [*first, *first + *count) of cfg->machines. */
-void hl_cfg_machine_entry(const hl_config *cfg, size_t e, size_t *first, size_t *count);
 /* The text width of the longest machine name (at least 7, "machine"). */
 int hl_plan_name_width(const hl_config *cfg);
 

@@ -19,8 +19,9 @@
 #include "layout.h"
 #include "planner/mmm/mmm.h"
 
+/* The order of partition's values in keys.c (hl_cfg_key reads their
+ * index), then a list of columns given by machine names. */
 enum { PART_COLUMNS, PART_GUILLOTINE, PART_AUTO, PART_GIVEN };
-static const char *const PARTITIONS[] = { "columns", "guillotine", "auto" };
 enum { SELECT_AUTO, SELECT_ALL };   /* the order of select's values in keys.c */
 
 typedef struct {
@@ -69,7 +70,7 @@ static int load_key_columns(hl_config *cfg, const char *key, const yt_node *v, d
 			c->partition = PART_GIVEN;
 			return 0;
 		}
-		return hl_cfg_enum(d, key, v, PARTITIONS, 3, &c->partition);
+		return hl_cfg_key(d, HL_KS_TOP, key, v, &c->partition);
 	}
 	if (strcmp(key, "select") == 0)
 		return hl_cfg_key(d, HL_KS_TOP, key, v, &c->select);

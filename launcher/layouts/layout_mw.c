@@ -56,7 +56,7 @@ static int load_blocks(diag *d, const yt_node *v, size_t out[3])
 	}
 	int rc = 0;
 	for (size_t i = 0; i < 3; i++)
-		if (hl_cfg_size(d, "blocks", v->items[i], 1, 1u << 20, &out[i]) < 0)
+		if (hl_cfg_key(d, HL_KS_TOP, "blocks", v->items[i], &out[i]) < 0)   /* its range */
 			rc = -1;
 	/* The plan simulates every block product C_ij += A_ik B_kj under each
 	 * scheduler (003 s5): r t s of them, 0.27 us each with scheduler: all

@@ -295,12 +295,19 @@ static int auto_fits(hl_plan *plan, size_t n, size_t avail, const char **tight)
 	return fits;
 }
 
+/* The largest n a file may give, its row's in the key table: n: auto
+ * chooses no more. */
+static size_t n_max(void)
+{
+	return hl_key_find(HL_KS_TOP, "n")->hi;
+}
+
 /* n: auto: the largest multiple of nb that fits (kernel: hpl) with this
  * plan's grid, by bisection. */
 static int choose_n(hl_plan *plan, diag *d)
 {
-	hl_config *cfg = (hl_config *)plan->cfg;   /* every machine's memory known: config.c */
-	size_t avail = hl_mem_available(), nb = cfg->nb, lo = 0, hi = 10000000 / nb + 1;
+	hl_config *cfg = (hl_config *)plan->cfg;   /* every machine's memory known: load_kernel.c */
+	size_t avail = hl_mem_available(), nb = cfg->nb, lo = 0, hi = n_max() / nb + 1;
 	const char *tight = NULL, *t = NULL;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -339,7 +346,7 @@ static void auto_start(hl_config *cfg)
 	if (local)
 		total += (double)hl_mem_available();
 	double n = sqrt(cfg->memory_fraction * total / 8);
-	size_t blocks = n < 1e7 ? (size_t)n / cfg->nb : 10000000 / cfg->nb;
+	size_t blocks = n < (double)n_max() ? (size_t)n / cfg->nb : n_max() / cfg->nb;
 	cfg->n = cfg->sizes[0] = (blocks ? blocks : 1) * cfg->nb;
 }
 

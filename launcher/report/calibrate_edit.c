@@ -6,7 +6,7 @@
  * max_procs, emulate: true); so the original text is copied, and only
  * the scalar of each machine's cycle_time (yamltree's byte offsets) is
  * replaced.  A machine given by speed: gets cycle_time: in its place (a
- * list has one unit or the other, config.c).
+ * list has one unit or the other, config/load_machines.c).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -62,7 +62,7 @@ static int text_is(const cal_doc *c, const yt_node *n)
 }
 
 /* Entry `name` of count entries: its machine's ms, or (count > 1) the
- * mean over name.0, name.1, ... (config.c's names): one entry, one
+ * mean over name.0, name.1, ... (config/load_machines.c's names): one entry, one
  * cycle_time.  0 if none is found. */
 static double entry_ms(const hl_config *cfg, const double *ms, const char *name, int count)
 {

@@ -82,7 +82,7 @@ static const char *scalar(const yt_node *map, const char *key)
 
 /* A report is input: its numbers are checked as a machine list's are.  A
  * time is finite, not negative and under 10^7 s (115 days); a size is the
- * configuration's range (config.c), and the sizes' column blocks are at
+ * configuration's range (config/keys.c's n), and the sizes' column blocks are at
  * most MAX_PAIRS block pairs in all (their work is quadratic in them). */
 #define MAX_SECONDS 1e7
 #define MAX_N 10000000

@@ -1,7 +1,7 @@
 /*
  * fuzz_config.c -- libFuzzer harness over what `hetlaunch plan` runs on an
  * untrusted machine list: the YAML loader (yamltree.c), the
- * schema (config.c and the layouts' keys) and, on an accepted file, the
+ * schema (config/ and the layouts' keys) and, on an accepted file, the
  * planner, the ranks and the host files.  Built by `make fuzz` with clang,
  * ASan, UBSan and leak detection; a crash, a leak, a sanitizer report or a
  * timeout is a finding.
