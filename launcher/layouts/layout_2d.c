@@ -493,11 +493,10 @@ static void print_rest_2d(const hl_plan *pl, FILE *out, int w)
 	        "cannot run it)\n", "Kalinov-Lastovetsky, same panel", pl->kl, pl->kl / pl->ideal);
 }
 
-static void json_2d(const hl_plan *pl, jw *w)
+/* The BLACS grid's ranks, row-major, each with its machine. */
+static void json_2d_ranks(const hl_plan *pl, jw *w)
 {
-	const hl_config *cfg = pl->cfg;
 	const vproc_panel *pn = &pl->panel;
-	size_t p = pl->p, q = pl->q;
 	jw_key(w, "nprow"); jw_uint(w, pn->Bp);
 	jw_key(w, "npcol"); jw_uint(w, pn->Bq);
 	jw_key(w, "ranks");
@@ -505,13 +504,20 @@ static void json_2d(const hl_plan *pl, jw *w)
 	for (size_t I = 0; I < pn->Bp; I++)
 		for (size_t J = 0; J < pn->Bq; J++) {
 			const hl_machine *m =
-				&cfg->machines[hl_plan_at(pl, pn->row_pattern[I], pn->col_pattern[J])];
+				&pl->cfg->machines[hl_plan_at(pl, pn->row_pattern[I], pn->col_pattern[J])];
 			hl_layout_json_rank_open(w, I * pn->Bq + J, m);
 			jw_key(w, "prow"); jw_uint(w, I);
 			jw_key(w, "pcol"); jw_uint(w, J);
 			jw_end(w);
 		}
 	jw_end(w);
+}
+
+/* The p x q grid of machines: its choice, arrangement, r and c (000 s4.1). */
+static void json_2d_grid(const hl_plan *pl, jw *w)
+{
+	const hl_config *cfg = pl->cfg;
+	size_t p = pl->p, q = pl->q;
 	jw_key(w, "grid");
 	jw_obj(w);
 	jw_key(w, "p"); jw_uint(w, p);
@@ -548,15 +554,21 @@ static void json_2d(const hl_plan *pl, jw *w)
 		jw_str(w, cfg->machines[pl->sel[k]].name);
 	jw_end(w);
 	jw_end(w);
+}
+
+/* The Bp x Bq panel of virtual processes over the grid (000 s4.2). */
+static void json_2d_panel(const hl_plan *pl, jw *w)
+{
+	const vproc_panel *pn = &pl->panel;
 	jw_key(w, "panel");
 	jw_obj(w);
 	jw_key(w, "Bp"); jw_uint(w, pn->Bp);
 	jw_key(w, "Bq"); jw_uint(w, pn->Bq);
 	jw_key(w, "chosen"); jw_bool(w, pl->panel_auto);
 	jw_key(w, "R");
-	jw_uint_array(w, pn->R, p);
+	jw_uint_array(w, pn->R, pl->p);
 	jw_key(w, "C");
-	jw_uint_array(w, pn->C, q);
+	jw_uint_array(w, pn->C, pl->q);
 	jw_key(w, "grouped"); jw_bool(w, pl->grouped);
 	jw_key(w, "row_pattern");
 	jw_uint_array(w, pn->row_pattern, pn->Bp);
@@ -565,6 +577,13 @@ static void json_2d(const hl_plan *pl, jw *w)
 	jw_key(w, "load"); jw_num(w, pn->load);
 	jw_key(w, "efficiency"); jw_num(w, pn->efficiency);
 	jw_end(w);
+}
+
+static void json_2d(const hl_plan *pl, jw *w)
+{
+	json_2d_ranks(pl, w);
+	json_2d_grid(pl, w);
+	json_2d_panel(pl, w);
 	hl_layout_json_predicted_open(pl, w);
 	jw_key(w, "kalinov_lastovetsky"); jw_num(w, pl->kl);
 	jw_end(w);
