@@ -21,8 +21,9 @@ typedef struct {
 	double t;            /* the machines' cycle time; -1: unlike machines */
 } host_row;
 
-/* The hosts in list order of their first machine, counted from counts[]. */
-static size_t host_rows(const hl_config *cfg, const size_t *counts, host_row *h)
+/* The hosts in list order of their first machine, counted from counts[];
+ * hrow[i]: machine i's host. */
+static size_t host_rows(const hl_config *cfg, const size_t *counts, host_row *h, size_t *hrow)
 {
 	size_t nh = 0;
 	for (size_t i = 0; i < cfg->nmachines; i++) {
@@ -33,6 +34,7 @@ static size_t host_rows(const hl_config *cfg, const size_t *counts, host_row *h)
 		if (k == nh)
 			h[nh++] = (host_row){ m->host, i, 0, 0, 0, counts[i], counts[i], m->cycle_time };
 		host_row *r = &h[k];
+		hrow[i] = k;
 		r->machines++;
 		r->cores += m->cores ? m->cores : 1;
 		r->procs += counts[i];
@@ -148,6 +150,15 @@ static double equal_cost_1d(const hl_plan *pl, const host_row *h, size_t nh, siz
 	return B ? worst / (double)B : 0.0;
 }
 
+/* What the summary needs of the plan: its hosts, each machine's
+ * processes and host. */
+typedef struct {
+	const hl_plan *pl;
+	const host_row *h;
+	size_t nh;
+	const size_t *counts, *hrow;
+} summary;
+
 static void print_unequal_why(const hl_plan *pl, const host_row *h, size_t nh, FILE *out)
 {
 	const hl_layout_ops *row = pl->cfg->layout;
@@ -165,18 +176,83 @@ static void print_unequal_why(const hl_plan *pl, const host_row *h, size_t nh, F
 	} else if (row == &hl_layout_2d) {
 		fprintf(out, "    why: every machine of a grid row gets that row's R_i process rows, "
 		        "rounded to integers\n    that sum to the panel's %zu (000 s4.3), and the "
-		        "arrangement orders machines by speed,\n    not by host: a host's cores can "
-		        "span rows of unequal R_i; equal counts need\n    another arrangement or "
-		        "panel, not searched (their cost is not predicted)\n", pl->panel.Bp);
+		        "arrangement orders machines by speed,\n    not by host; other grids and "
+		        "panels are not searched for equal counts\n", pl->panel.Bp);
 	} else {
 		fprintf(out, "    why: this layout plans machines, not hosts\n");
 	}
 }
 
-/* Alike hosts given different counts: each such group named once, with
- * every host's count, then the layout's why. */
-static void print_unequal(const hl_plan *pl, const host_row *h, size_t nh, FILE *out)
+/* Layout 2d's record of the group led by host k (alike_hosts.c). */
+static const hl_alike *alike_record(const summary *S, size_t k)
 {
+	for (size_t a = 0; a < S->pl->nalike; a++)
+		if (S->pl->alike[a].first == S->h[k].first)
+			return &S->pl->alike[a];
+	return NULL;
+}
+
+/* The processes of the cells that the group of host k holds, by value:
+ * "4 x72, 3 x54, 2 x2" (largest first).  1 when a machine has none. */
+static int print_cell_mix(const summary *S, size_t k, FILE *out)
+{
+	size_t top = SIZE_MAX;
+	for (;;) {   /* the next value below top, and how many cells hold it */
+		size_t v = 0, n = 0;
+		int found = 0;
+		for (size_t i = 0; i < S->pl->cfg->nmachines; i++) {
+			size_t c = S->counts[i];
+			if (!alike(&S->h[S->hrow[i]], &S->h[k]) || c >= top || (found && c < v))
+				continue;
+			n = found && c == v ? n + 1 : 1;
+			v = c;
+			found = 1;
+		}
+		if (!found)
+			return top == 0;
+		fprintf(out, "%s%zu x%zu", top == SIZE_MAX ? "" : ", ", v, n);
+		top = v;
+	}
+}
+
+/* Layout 2d: why the group led by host k keeps unequal counts. */
+static void print_group_why_2d(const summary *S, size_t k, FILE *out)
+{
+	const hl_alike *rec = alike_record(S, k);
+	size_t g = 0;
+	for (size_t i = 0; i < S->nh; i++)
+		g += alike(&S->h[i], &S->h[k]);
+	if (rec == NULL || rec->hosts != g) {
+		fprintf(out, "    their machines differ in a key the models read (cores, mflops, "
+		        "network, memory_gb):\n    they cannot trade grid cells\n");
+		return;
+	}
+	if (rec->res == VPROC_DEAL_EQUAL) {
+		fprintf(out, "    equal counts (their grid cells traded, 000 s4.3.1) cost %.4f x this "
+		        "plan's time\n    (LU step by step at the relative speeds): the plan keeps "
+		        "the faster\n", S->pl->deal_cost);
+		return;
+	}
+	fprintf(out, "    equal counts %s on this grid and panel: their %zu machines hold "
+	        "cells of\n    ", rec->res == VPROC_DEAL_BUDGET ? "not found" : "impossible",
+	        rec->hosts * S->h[k].machines);
+	int off = print_cell_mix(S, k, out);
+	fprintf(out, " processes%s, ", off ? " (0: left off the grid)" : "");
+	if (rec->res == VPROC_DEAL_INDIVISIBLE)
+		fprintf(out, "%zu in all,\n    not a multiple of %zu hosts\n", rec->procs,
+		        rec->hosts);
+	else
+		fprintf(out, "and %s\n    gives every host %zu (%zu machines each)\n",
+		        rec->res == VPROC_DEAL_BUDGET ? "within the search's budget no split"
+		        : "no split of them", rec->procs / rec->hosts, S->h[k].machines);
+}
+
+/* Alike hosts given different counts: each such group named once, with
+ * every host's count (layout 2d: with its own why), then the layout's why. */
+static void print_unequal(const summary *S, FILE *out)
+{
+	const host_row *h = S->h;
+	size_t nh = S->nh;
 	int any = 0;
 	for (size_t k = 0; k < nh; k++) {
 		int leader = 1, unequal = 0;
@@ -191,10 +267,57 @@ static void print_unequal(const hl_plan *pl, const host_row *h, size_t nh, FILE 
 			if (alike(&h[i], &h[k]))
 				fprintf(out, " %s %zu", h[i].name, h[i].procs);
 		fputc('\n', out);
+		if (S->pl->cfg->layout == &hl_layout_2d)
+			print_group_why_2d(S, k, out);
 		any = 1;
 	}
 	if (any)
-		print_unequal_why(pl, h, nh, out);
+		print_unequal_why(S->pl, h, nh, out);
+}
+
+/* The hosts alike to host k: all named up to four, else the first and
+ * the last and how many. */
+static void print_group(const summary *S, size_t k, FILE *out)
+{
+	size_t g = 0, last = k;
+	for (size_t i = k; i < S->nh; i++)
+		if (alike(&S->h[i], &S->h[k])) {
+			g++;
+			last = i;
+		}
+	if (g > 4) {
+		fprintf(out, " %s..%s (%zu hosts)", S->h[k].name, S->h[last].name, g);
+		return;
+	}
+	for (size_t i = k; i < S->nh; i++)
+		if (alike(&S->h[i], &S->h[k]))
+			fprintf(out, " %s", S->h[i].name);
+}
+
+/* Layout 2d: the groups whose cells were dealt to equal counts. */
+static void print_dealt(const summary *S, FILE *out)
+{
+	const hl_plan *pl = S->pl;
+	int any = 0;
+	for (size_t k = 0; k < S->nh; k++) {
+		const hl_alike *rec = alike_record(S, k);
+		if (rec == NULL || !rec->dealt)
+			continue;
+		fprintf(out, "%s", any++ ? "," : "  alike hosts given equal counts:");
+		print_group(S, k, out);
+		fprintf(out, " %zu each", rec->procs / rec->hosts);
+	}
+	if (!any)
+		return;
+	fprintf(out, "\n    how: the arrangement orders machines by speed, not by host, but the "
+	        "grid sees a\n    cell's cycle time only (000 s4.3.1): alike machines traded "
+	        "cells, R_i, C_j and\n    the panel unchanged; ");
+	if (pl->deal_cost > 0)
+		fprintf(out, "equal counts cost %.4f x the speed-ordered plan's time\n    (LU step "
+		        "by step at the relative speeds)\n", pl->deal_cost);
+	else
+		fprintf(out, "the grid's predicted time unchanged (no step-by-step model\n    for "
+		        "this plan)\n");
 }
 
 void hl_host_summary_text(const hl_plan *pl, FILE *out)
@@ -202,18 +325,22 @@ void hl_host_summary_text(const hl_plan *pl, FILE *out)
 	const hl_config *cfg = pl->cfg;
 	hl_ranks r = { 0 };
 	size_t *counts = calloc(cfg->nmachines, sizeof *counts);
+	size_t *hrow = calloc(cfg->nmachines, sizeof *hrow);
 	host_row *h = calloc(cfg->nmachines, sizeof *h);
-	if (counts && h && hl_ranks_from_plan(pl, &r) == 0) {
+	if (counts && hrow && h && hl_ranks_from_plan(pl, &r) == 0) {
 		for (size_t k = 0; k < r.nranks; k++)
 			counts[r.machine[k]]++;
-		size_t nh = host_rows(cfg, counts, h);
+		size_t nh = host_rows(cfg, counts, h, hrow);
+		summary S = { pl, h, nh, counts, hrow };
 		if (nh < cfg->nmachines) {   /* a host per machine: the machine table says it */
 			print_table(pl, h, nh, r.nranks, out);
 			print_dropped(pl, h, nh, out);
-			print_unequal(pl, h, nh, out);
+			print_dealt(&S, out);
+			print_unequal(&S, out);
 		}
 		hl_ranks_free(&r);
 	}
 	free(counts);
+	free(hrow);
 	free(h);
 }

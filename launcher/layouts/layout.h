@@ -159,6 +159,12 @@ void hl_auto_json(const hl_plan *pl, jw *w);
  * relative speeds); 0 when the file is not auto or nothing was predicted. */
 int hl_auto_speedup(const hl_plan *pl, double *speedup, int *network);
 
+/* Layout 2d: alike hosts' grid cells dealt so that their counts are equal
+ * when a split exists and the model does not predict it slower; the groups
+ * in plan->alike, the cost in plan->deal_cost (alike_hosts.c).  0, or -1
+ * out of memory (in d). */
+int hl_alike_deal(hl_plan *plan, diag *d);
+
 /* The processes per host, the hosts dropped and why, and alike hosts given
  * unequal counts with the layout's why and its cost (host_summary.c). */
 void hl_host_summary_text(const hl_plan *pl, FILE *out);

@@ -244,18 +244,21 @@ static int costs_2d(diag *d, hl_plan *plan, size_t Bp, size_t Bq)
 	return 0;
 }
 
-/* The 2D plan (000 s4): machines sorted, grid, arrangement, panel, costs. */
+/* The 2D plan (000 s4): machines sorted, grid, arrangement, panel, costs,
+ * alike hosts' cells dealt equally. */
 static int plan_2d(const hl_config *cfg, diag *d, hl_plan *plan)
 {
 	plan->M = hl_config_blocks(cfg);
 	size_t Bp, Bq;
 	if (sort_machines_2d(cfg, d, plan) < 0 || choose_grid_2d(cfg, d, plan) < 0 ||
 	    arrange_grid_2d(cfg, d, plan) < 0 || choose_panel_2d(cfg, d, plan, &Bp, &Bq) < 0 ||
-	    build_panel_2d(cfg, d, plan, Bp, Bq) < 0 || costs_2d(d, plan, Bp, Bq) < 0)
+	    build_panel_2d(cfg, d, plan, Bp, Bq) < 0 || costs_2d(d, plan, Bp, Bq) < 0 ||
+	    hl_alike_deal(plan, d) < 0)
 		return -1;
 	/* The step-by-step LU of the panel and of its baseline: the seconds
 	 * model at the relative speeds 1/t, no network (0 when too large). */
-	plan->lu_hetero = hl_model_seconds(plan, 0, HL_SPEEDS_RELATIVE);
+	if (!(plan->lu_hetero > 0))   /* else alike_hosts.c ran it */
+		plan->lu_hetero = hl_model_seconds(plan, 0, HL_SPEEDS_RELATIVE);
 	plan->lu_cyclic = hl_model_seconds(plan, 1, HL_SPEEDS_RELATIVE);
 	return 0;
 }

@@ -140,9 +140,10 @@ double hl_predicted_seconds(const hl_plan *plan, int baseline)
 }
 
 /* The budgets of one model's run while planning: about half a second
- * each here (2 cores); a plan runs the models up to eight times
+ * each here (2 cores); a plan runs the models up to nine times
  * (layout_1d.c's order, plan.c's seconds and baseline's, layout_2d.c's
- * relative pair, layout auto's both).  The phase sums (lu_time, qr_time,
+ * relative pair and alike_hosts.c's speed-ordered plan when it deals,
+ * layout auto's both).  The phase sums (lu_time, qr_time,
  * mm_time) walk every step and, in it, every process and machine a few
  * times, QR's panels b times that: 1e8 such steps.  LU's play counts its
  * own events (lu_play.h), 25-60 ns each (60 when the calendars run full:

@@ -61,6 +61,7 @@ void hl_plan_free(hl_plan *plan)
 	free(plan->sel);
 	free(plan->tsel);
 	free(plan->T);
+	free(plan->alike);
 	free((void *)plan->pick);   /* after free_plan: plan->cfg lives in it */
 	memset(plan, 0, sizeof *plan);
 }

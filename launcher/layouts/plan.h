@@ -19,6 +19,16 @@
 
 typedef struct hl_auto_pick hl_auto_pick;
 
+/* layout: 2d: alike hosts given unequal counts by the speed-ordered
+ * arrangement (as many machines, each the same in every key the models
+ * read), and what dealing their grid cells did (alike_hosts.c). */
+typedef struct {
+	size_t first;          /* the group's first machine (config index) */
+	size_t hosts, procs;   /* its hosts; the processes of their cells */
+	vproc_deal_result res; /* VPROC_DEAL_EQUAL: a split was found */
+	int dealt;             /* the plan gives them equal counts */
+} hl_alike;
+
 typedef struct {
 	const hl_config *cfg;
 	double seconds[2]; /* the predicted seconds of the plan and
@@ -62,6 +72,10 @@ typedef struct {
 	int panel_auto;       /* 1 if we chose Bp x Bq */
 	double bound;         /* sum 1/t over the grid's machines */
 	double kl;            /* Kalinov-Lastovetsky, per block: a baseline, not runnable */
+	hl_alike *alike;      /* [nalike] groups that the arrangement left unequal */
+	size_t nalike;
+	double deal_cost;     /* the dealt plan's seconds at the relative speeds over
+	                       * the speed-ordered one's (0: none dealt or predicted) */
 
 	/* other layouts: their row's own plan (freed by its free_plan) */
 	void *ext;

@@ -661,11 +661,32 @@ if per["new1"] != per["new2"]:
     assert d["layout"] != "1d" or "cost of equal counts" in sec, sec
 PY
 done
+# Layout 2d deals alike hosts' grid cells (alike_hosts.c): the department
+# cluster's new and mid nodes get equal counts at the same predicted time;
+# hosts-2d's c2 hosts are dealt 5 and 5, its c3 hosts cannot be equal and
+# the plan says why (their cells hold 2 processes for 3 hosts).
+for f in configs/department-cluster.yaml tests/cli/good/hosts-2d.yaml; do
+	"$HETLAUNCH" plan "$f" >"$tmp/hs.txt" && "$HETLAUNCH" plan --json "$f" >"$tmp/hs.json" &&
+	python3 - "$tmp/hs.txt" "$tmp/hs.json" <<'PY' && ok || bad "$f: alike hosts' counts not dealt"
+import collections, json, sys
+text = open(sys.argv[1]).read(); d = json.load(open(sys.argv[2]))
+per = collections.Counter(r["host"] for r in d["ranks"])
+groups = [["new1", "new2"], ["mid1", "mid2", "mid3", "mid4"]] if "new1" in per else [["c2-1", "c2-2"]]
+for g in groups:
+    assert len({per[h] for h in g}) == 1, (g, per)
+    assert " ".join(g) + " %d each" % per[g[0]] in text, text
+assert "equal counts cost 1.0000 x the speed-ordered plan's time" in text, text
+if "c3-1" in per:
+    assert "alike hosts, unequal counts: c3-1 1 c3-2 1 c3-3 0" in text, text
+    assert "2 in all,\n    not a multiple of 3 hosts" in text, text
+PY
+done
 # A plan of hundreds of cores fits a page: a count: entry's identical
-# processors on one line; plan --full prints every table whole.
+# processors on one line (new1's 48 of 2 processes: the other 16 have 1);
+# plan --full prints every table whole.
 "$HETLAUNCH" plan configs/today-cluster.yaml >"$tmp/tc.txt" &&
 "$HETLAUNCH" plan configs/today-cluster.yaml --full >"$tmp/tc-full.txt" &&
-[ "$(wc -l <"$tmp/tc.txt")" -le 70 ] && grep -q '^  new1\.0-63  *2 ' "$tmp/tc.txt" &&
+[ "$(wc -l <"$tmp/tc.txt")" -le 70 ] && grep -q '^  new1\.0-47  *2 .*(48 machines' "$tmp/tc.txt" &&
 [ "$(wc -l <"$tmp/tc-full.txt")" -gt 300 ] && grep -q "^  row 0  *new1\.0 " "$tmp/tc-full.txt" \
 	&& ok || bad "plan text of 256 cores is not grouped ($(wc -l <"$tmp/tc.txt") lines), or --full is"
 # The grid is chosen for any number of machines (vproc/planner/grid/grid_shape.c): 320

@@ -407,6 +407,85 @@ static void grid_shape(void **state)
 	assert_int_equal(vproc_grid_choose_shape(7, same, 64, -1.0, &s), VPROC_EINVAL);
 }
 
+/* A deal's hosts each hold m slots and the same sum. */
+static void assert_dealt(size_t k, size_t m, const size_t *v, const size_t *host)
+{
+	size_t got[8] = { 0 }, sum[8] = { 0 };
+	for (size_t s = 0; s < k * m; s++) {
+		assert_true(host[s] < k);
+		got[host[s]]++;
+		sum[host[s]] += v[s];
+	}
+	for (size_t h = 0; h < k; h++) {
+		assert_int_equal(got[h], m);
+		assert_int_equal(sum[h], sum[0]);
+	}
+}
+
+/* Whether some split of v into k hosts of m slots has equal sums: every
+ * assignment of slots to hosts, counted in base k. */
+static int brute_split(size_t k, size_t m, const size_t *v)
+{
+	size_t n = k * m, total = 1, host[16];
+	for (size_t s = 0; s < n; s++)
+		total *= k;
+	for (size_t code = 0; code < total; code++) {
+		for (size_t s = 0, c = code; s < n; s++, c /= k)
+			host[s] = c % k;
+		size_t got[4] = { 0 }, sum[4] = { 0 }, ok = 1;
+		for (size_t s = 0; s < n; s++) {
+			got[host[s]]++;
+			sum[host[s]] += v[s];
+		}
+		for (size_t h = 0; h < k; h++)
+			ok &= got[h] == m && sum[h] == sum[0];
+		if (ok)
+			return 1;
+	}
+	return 0;
+}
+
+/* vproc_grid_deal (000 s4.3.1): the department cluster's new nodes (72
+ * cells of 4 processes, 54 of 3, 2 of 2 over two hosts of 64 cores: 227
+ * each, by even shares); a split that even shares miss ({1,3} {2,2}); an
+ * odd sum; no split; the budget; and every small case against brute force. */
+static void grid_deal(void **state)
+{
+	(void)state;
+	size_t v[128], host[128];
+	vproc_deal_result res;
+	for (size_t s = 0; s < 128; s++)
+		v[s] = s < 72 ? 4 : s < 126 ? 3 : 2;
+	assert_int_equal(vproc_grid_deal(2, 64, v, 0, host, &res), VPROC_OK);
+	assert_int_equal(res, VPROC_DEAL_EQUAL);
+	assert_dealt(2, 64, v, host);
+	assert_int_equal(host[0], 0);   /* a value's slots to host 0 first */
+	assert_int_equal(host[36], 1);
+	const size_t odd[4] = { 1, 3, 2, 2 }, sum3[4] = { 1, 1, 1, 0 }, none[4] = { 4, 1, 1, 2 };
+	assert_int_equal(vproc_grid_deal(2, 2, odd, 0, host, &res), VPROC_OK);
+	assert_int_equal(res, VPROC_DEAL_EQUAL);
+	assert_dealt(2, 2, odd, host);
+	assert_int_equal(vproc_grid_deal(2, 2, sum3, 0, host, &res), VPROC_OK);
+	assert_int_equal(res, VPROC_DEAL_INDIVISIBLE);
+	assert_int_equal(vproc_grid_deal(2, 2, none, 0, host, &res), VPROC_OK);
+	assert_int_equal(res, VPROC_DEAL_NO_SPLIT);
+	assert_int_equal(vproc_grid_deal(2, 2, odd, 1, host, &res), VPROC_OK);
+	assert_int_equal(res, VPROC_DEAL_BUDGET);
+	assert_int_equal(vproc_grid_deal(0, 2, odd, 0, host, &res), VPROC_EINVAL);
+	unsigned seed = 39;
+	for (int trial = 0; trial < 400; trial++) {
+		size_t k = 2 + trial % 2, m = 1 + (trial / 2) % 3;   /* at most 9 slots */
+		for (size_t s = 0; s < k * m; s++) {
+			seed = seed * 1103515245u + 12345u;
+			v[s] = (seed >> 16) % 5;
+		}
+		assert_int_equal(vproc_grid_deal(k, m, v, 0, host, &res), VPROC_OK);
+		assert_int_equal(res == VPROC_DEAL_EQUAL, brute_split(k, m, v));
+		if (res == VPROC_DEAL_EQUAL)
+			assert_dealt(k, m, v, host);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -421,6 +500,7 @@ int main(void)
 		cmocka_unit_test(panel_fig9),
 		cmocka_unit_test(kalinov_lastovetsky),
 		cmocka_unit_test(grid_shape),
+		cmocka_unit_test(grid_deal),
 	};
 	return cmocka_run_group_tests_name("grid (000 s4.1-4.3)", tests, NULL, NULL);
 }

@@ -326,6 +326,32 @@ vproc_status vproc_panel_choose(size_t p, size_t q, const double *T, const doubl
 vproc_status vproc_kl_panel_time(size_t p, size_t q, const double *T, size_t Bp, size_t Bq,
                                  double *time);
 
+/* grid_deal.c -- alike hosts' machines on the grid (000 s4.3.1) */
+
+typedef enum {
+	VPROC_DEAL_EQUAL = 0,    /* dealt: every host the same sum */
+	VPROC_DEAL_INDIVISIBLE,  /* the values' sum is not a multiple of the hosts */
+	VPROC_DEAL_NO_SPLIT,     /* no split gives every host m slots and the same sum */
+	VPROC_DEAL_BUDGET        /* none found within the search's budget */
+} vproc_deal_result;
+
+/*
+ * vproc_grid_deal -- share n = k m slots of values v[0..n-1] among k hosts,
+ * m slots each, so that every host's values sum to the same.  A slot is a
+ * grid cell of one cycle time that the hosts' machines hold, its value the
+ * processes R_i C_j of that cell (0: a machine left off the grid); the
+ * grid's objective sees cells' cycle times only (000 s4.3.1), so any
+ * such deal keeps R, C and the predicted time.  Each host's mix of values
+ * is searched (hosts in nonincreasing order of their mixes, so no two
+ * orders of one split are both tried), then a value's slots go to the
+ * hosts in slot order, host 0 first.
+ *   budget  the search's steps at most (0: a default of 10^6)
+ *   host    [out, n] the host of each slot, when *res is VPROC_DEAL_EQUAL
+ *   res     [out]
+ */
+vproc_status vproc_grid_deal(size_t k, size_t m, const size_t *v, size_t budget, size_t *host,
+                             vproc_deal_result *res);
+
 /*
  * vproc_slice_quota -- the incremental allocation of 000 s3.3 with the
  * counts fixed in advance: chunk s+1 goes to the processor of least
