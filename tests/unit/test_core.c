@@ -21,6 +21,7 @@
 #include <string.h>
 #include <pthread.h>
 #include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "runtime/core/core.h"
@@ -224,6 +225,22 @@ static void a_blocked_sibling_is_bounded_by_its_wake_up(void **state)
 	assert_int_equal(atomic_load(&seg->out_of_order), 1);
 }
 
+/* The escape waits ten times longer on a sibling that is runnable (here
+ * this very process, which is running while it reads its own state): on
+ * a loaded computer that rank only lacks a processor, and its move comes.
+ * Asleep (no process: pid 0), the escape comes after its 20 ms. */
+static void a_runnable_sibling_delays_the_escape(void **state)
+{
+	(void)state;
+	segment(0, "20");
+	rank1_at(50);
+	atomic_store(&seg->ranks[1].pid, (int)getpid());
+	unsigned long long t0 = now_ns();
+	vr_order_book(100, 0);
+	assert_true(now_ns() - t0 >= 200000000ull);
+	assert_int_equal(atomic_load(&seg->out_of_order), 1);
+}
+
 /* A sibling past MPI_Finalize's last booking never holds anyone back. */
 static void a_finished_sibling_is_past_everything(void **state)
 {
@@ -418,6 +435,7 @@ int main(void)
 		cmocka_unit_test(booking_waits_for_the_sibling),
 		cmocka_unit_test(ties_go_to_the_lower_rank),
 		cmocka_unit_test(a_blocked_sibling_is_bounded_by_its_wake_up),
+		cmocka_unit_test(a_runnable_sibling_delays_the_escape),
 		cmocka_unit_test(a_finished_sibling_is_past_everything),
 		cmocka_unit_test(wake_bumps_the_word_kick_spares_receivers),
 		cmocka_unit_test(sleep_over_a_kick_until_woken),
