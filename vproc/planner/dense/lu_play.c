@@ -169,9 +169,9 @@ static double trsm_pieces(const vproc_lu_platform *pl)
  * nb = 64 on 384 ranks has 40 million, 1-2 s to play each). */
 static size_t piece_group(const vproc_lu_platform *pl)
 {
-	double t = trsm_pieces(pl);
 	if (pl->piece_group > 0)
 		return pl->piece_group;
+	double t = trsm_pieces(pl);
 	return t > VPROC_LU_PLAY_PIECES ? (size_t)ceil(t / VPROC_LU_PLAY_PIECES) : 1;
 }
 
@@ -189,8 +189,10 @@ static void trsm_piece(vproc_vsim *s, size_t x, size_t root, size_t kb, size_t w
 		vproc_vsim_message(s, x, root, bytes);
 	vproc_vsim_compute(s, root, (double)kb * (double)kb * (double)w);
 	size_t m = pl->machine[x];
-	if (c > 1 && m != pl->machine[root])
-		s->clock[root] += (unsigned long long)llround(2.0 * (double)(c - 1) * latency_of(pl, m) * 1e9);
+	if (c > 1 && m != pl->machine[root]) {
+		double extra = 2.0 * (double)(c - 1) * latency_of(pl, m);
+		s->clock[root] += (unsigned long long)llround(extra * 1e9);
+	}
 	if (x != root)
 		vproc_vsim_message(s, root, x, bytes);
 }
