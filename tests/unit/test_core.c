@@ -139,7 +139,7 @@ static void segment(int me, const char *escape_ms)
 	vr_seg = (vr_state){ seg, &seg->machines[0], &seg->ranks[me], me, 2, 0, 1, 1, 1 };
 	unsetenv("HETLAUNCH_VORDER");   /* "0" would turn the order off */
 	setenv("HETLAUNCH_VORDER_ESCAPE_MS", escape_ms, 1);
-	vr_order_init(seg, me, both, 2);
+	vr_order_init(both, 2);
 	/* waits sleep at once, on the wake word, for 400 ms unless woken */
 	setenv("HETLAUNCH_SHM", "test", 1);
 	setenv("HETLAUNCH_WAIT", "0,0,400000000,400000000", 1);
@@ -152,6 +152,15 @@ static void rank1_at(unsigned long long vt)
 {
 	atomic_store(&seg->rank_vt[1], vt);
 	atomic_fetch_add(&seg->order[1].ver, 1u);
+}
+
+/* Rank 1 blocked at vt in a receive whose message ends its wait at wake
+ * (wait.c publishes the term; vorder.c's bound, max(vt, min(W, G))). */
+static void rank1_blocked(unsigned long long vt, unsigned long long wake)
+{
+	rank1_at(vt);
+	atomic_store(&seg->term[1], wake);
+	atomic_store(&seg->order[1].blocked, 1);
 }
 
 static void *rank1_moves_later(void *arg)
@@ -211,16 +220,12 @@ static void a_blocked_sibling_is_bounded_by_its_wake_up(void **state)
 {
 	(void)state;
 	segment(0, "60000");
-	rank1_at(50);
-	atomic_store(&seg->term[1], 500);
-	atomic_store(&seg->order[1].blocked, 1);
+	rank1_blocked(50, 500);
 	vr_order_book(100, 0);
 	assert_int_equal(atomic_load(&seg->out_of_order), 0);
 	/* past its wake-up it holds rank 0 back again (escape: 20 ms) */
 	segment(0, "20");
-	rank1_at(50);
-	atomic_store(&seg->term[1], 500);
-	atomic_store(&seg->order[1].blocked, 1);
+	rank1_blocked(50, 500);
 	vr_order_book(600, 0);
 	assert_int_equal(atomic_load(&seg->out_of_order), 1);
 }
@@ -228,7 +233,8 @@ static void a_blocked_sibling_is_bounded_by_its_wake_up(void **state)
 /* The escape waits ten times longer on a sibling that is runnable (here
  * this very process, which is running while it reads its own state): on
  * a loaded computer that rank only lacks a processor, and its move comes.
- * Asleep (no process: pid 0), the escape comes after its 20 ms. */
+ * Asleep (no process: pid 0, as in the tie test above), the escape comes
+ * after its 20 ms. */
 static void a_runnable_sibling_delays_the_escape(void **state)
 {
 	(void)state;

@@ -141,7 +141,7 @@ int vr_user_request(int rc, MPI_Request *req);
 
 /* vclock.c */
 int vr_virtual(void);
-void vr_vt_init(void *segment, int rank, int machine);
+void vr_vt_init(void);   /* after emu.c filled vr_seg (state.h) */
 void vr_vt_compute(unsigned long long work);   /* a segment's charged work */
 /* Before a message leaves: book the network, send its stamp. */
 void vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
@@ -189,7 +189,8 @@ int vr_completed_request(MPI_Request *req);
 
 /* vorder.c: booking in virtual-time order (14) */
 #include "model/shm_layout.h"
-void vr_order_init(void *segment, int rank, const int *siblings, int nsiblings);
+/* This rank (vr_seg.world_rank) and the world ranks of its machine. */
+void vr_order_init(const int *siblings, int nsiblings);
 int vr_order_enabled(void);
 /* Before booking at `ready` a calendar of the siblings (all: the bus). */
 void vr_order_book(unsigned long long ready, int all);

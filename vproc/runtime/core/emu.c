@@ -190,7 +190,7 @@ void vr_emu_init(void)
 	if (vr_seg.emulating && (s->flags & VR_FLAG_SKIP))
 		vr_fold_init(s);
 	if (vr_seg.emulating && (s->flags & VR_FLAG_VIRTUAL)) {
-		vr_vt_init(s, rank, m);
+		vr_vt_init();
 		vr_stamp_create(MPI_COMM_WORLD);
 	}
 	/* The default timer slack (50 us) would make every deadline late. */

@@ -49,9 +49,9 @@ static void publish(void)
 	vr_order_moved(vt);   /* wake the ranks waiting for our clock (vorder.c) */
 }
 
-void vr_vt_init(void *segment, int rank, int machine)
+void vr_vt_init(void)
 {
-	(void)rank;   /* the segment's identity is emu.c's, in vr_seg */
+	int machine = vr_seg.machine_index;   /* emu.c's, in vr_seg */
 	vt = 0;
 	vr_seg.virtual_clock = 1;
 	siblings = malloc(vr_seg.shm->nranks * sizeof *siblings);
@@ -59,7 +59,7 @@ void vr_vt_init(void *segment, int rank, int machine)
 		if (vr_seg.shm->rank_machine[r] == machine)
 			siblings[nsiblings++] = (int)r;
 	publish();
-	vr_order_init(segment, rank, siblings, siblings ? nsiblings : 0);
+	vr_order_init(siblings, siblings ? nsiblings : 0);
 	vr_wait_virtual();
 }
 

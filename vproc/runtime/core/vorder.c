@@ -78,10 +78,9 @@ static int enabled;
 static _Atomic unsigned long long *epoch;
 static int nwords;   /* of the waiters bit sets: (nranks + 63) / 64 */
 
-void vr_order_init(void *segment, int rank, const int *sib, int nsib)
+void vr_order_init(const int *sib, int nsib)
 {
-	(void)segment;   /* vr_seg.shm, emu.c's */
-	me = rank;
+	me = vr_seg.world_rank;
 	nranks = (int)vr_seg.shm->nranks;
 	siblings = (int *)sib;
 	nsiblings = nsib;
