@@ -6,6 +6,7 @@
 #ifndef HL_BENCH_H
 #define HL_BENCH_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -27,6 +28,20 @@ static inline double bench_median(double *s, size_t runs)
 {
 	qsort(s, runs, sizeof *s, bench_cmp);
 	return s[runs / 2];
+}
+
+/* The 1-minute load average, to print beside a missed target: a target
+ * is reported, not asserted (a shared machine's timing is noise). */
+static inline const char *bench_load(void)
+{
+	static char buf[32] = "?";
+	FILE *f = fopen("/proc/loadavg", "r");
+	if (f) {
+		if (fscanf(f, "%31s", buf) != 1)
+			buf[0] = '?', buf[1] = '\0';
+		fclose(f);
+	}
+	return buf;
 }
 
 #endif
