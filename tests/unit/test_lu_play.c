@@ -28,7 +28,7 @@ static void split_ring_on_a_row(void **state)
 	(void)state;
 	size_t mach[3] = { 0, 1, 2 };
 	double mf[3] = { 1.0, 1.0, 1.0 }, lat[3] = { 1e-3, 1e-3, 1e-3 };
-	vproc_lu_platform pl = { 3, 1, 1, 3, mach, 3, mf, lat, NULL, 0, 0, 0, 0 };
+	vproc_lu_platform pl = { 3, 1, 1, 3, mach, 3, mf, lat, NULL, 0, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
 	NEAR(s.total, 3e-3 + 20e-6);
@@ -45,7 +45,7 @@ static void trsm_b_round_trips(void **state)
 	(void)state;
 	size_t mach[2] = { 0, 1 };
 	double mf[2] = { 1e12, 1e12 }, lat[2] = { 1e-3, 1e-3 };
-	vproc_lu_platform pl = { 128, 64, 1, 2, mach, 2, mf, lat, NULL, 0, 0, 0, 0 };
+	vproc_lu_platform pl = { 128, 64, 1, 2, mach, 2, mf, lat, NULL, 0, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
 	NEAR(s.total, 6e-3);
@@ -78,23 +78,46 @@ static void trsm_b_grouped_pieces(void **state)
 }
 
 /* n = 2, b = 1, a 2 x 1 grid on two machines, L = 1 ms, infinite
- * bandwidth.  Step 0 (pk = 0): the panel's column pays, per column, the
- * combine, its result and the pivot row, one tree level each: 3L, both
- * processes then 2 flops (3L + 2); PDLASWP, the one pivot across rows,
- * p0 -> p1 (4L + 2) and back (5L + 2); p0 solves 1 (5L + 3) and sends U
- * down (6L + 3); p1 updates 2 (6L + 5).  Step 1 (pk = 1): the panel
- * from the later clock, 9L + 5, p1's 2 flops (9L + 7); the swap p1 -> p0
- * (10L + 7) and back: 11L + 7 us.  Machine m1 computed 2 + 2 + 2. */
+ * bandwidth.  Step 0 (pk = 0): the panel's one column: PDAMAX's combine
+ * p1 -> p0 (L), its result p0 -> p1 (2L) and the pivot row p0 -> p1
+ * (2L), or with the pivot on p1 the exchange first (p0 has p1's row at
+ * 3L) and then the row (4L): 2L and 4L weighted half each, 3L; both
+ * processes then 2 flops (3L + 2).  PDLASWP, the one pivot across rows:
+ * both send, 4L + 2, and the second call's latency, 5L + 2; p0 solves 1
+ * (5L + 3) and sends U down (6L + 3); p1 updates 2 (6L + 5).  Step 1
+ * (pk = 1): the panel 3L from the later clock (p1's row reaches p0 at
+ * 3L, with or without the exchange), 9L + 5, p1's 2 flops (9L + 7); the
+ * exchange, p0 has p1's row at 10L + 7, and the second call's latency:
+ * 11L + 7 us.  Machine m1 computed 2 + 2 + 2. */
 static void panel_and_swaps_down_a_column(void **state)
 {
 	(void)state;
 	size_t mach[2] = { 0, 1 };
 	double mf[2] = { 1.0, 1.0 }, lat[2] = { 1e-3, 1e-3 };
-	vproc_lu_platform pl = { 2, 1, 2, 1, mach, 2, mf, lat, NULL, 0, 0, 0, 0 };
+	vproc_lu_platform pl = { 2, 1, 2, 1, mach, 2, mf, lat, NULL, 0, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
 	NEAR(s.total, 11e-3 + 7e-6);
 	NEAR(s.compute, 6e-6);
+}
+
+/* n = 1, b = 1, a 4 x 1 grid on four machines, L = 1 ms, infinite
+ * bandwidth: one column, the trees played (pdamax_.c's 1-tree, then
+ * MPI_Bcast's binomial tree, as the runtime sends both).  The combine
+ * 1 -> 0 and 3 -> 2 (L), 2 -> 0 (2L); the result 0 -> 1 and 0 -> 2
+ * (3L), 2 -> 3 (4L); the pivot row the same way, 3L and 4L: 4L.  With
+ * the pivot on p2 (taken half the column away), p0 has p2's row at 4L
+ * and the row's broadcast ends at 6L.  Weighted 1/4 and 3/4: 5.5L; then
+ * p0's 2 flops.  Three tree levels of depth log2 4 each would say 6L. */
+static void panel_trees_down_four_machines(void **state)
+{
+	(void)state;
+	size_t mach[4] = { 0, 1, 2, 3 };
+	double mf[4] = { 1.0, 1.0, 1.0, 1.0 }, lat[4] = { 1e-3, 1e-3, 1e-3, 1e-3 };
+	vproc_lu_platform pl = { 1, 1, 4, 1, mach, 4, mf, lat, NULL, 0, 0, 0, 0, 0 };
+	vproc_lu_seconds s;
+	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
+	NEAR(s.total, 5.5e-3 + 2e-6);
 }
 
 /* pdtrsm_.c, Left Lower No transpose, M = kb: on one process row
@@ -115,7 +138,7 @@ static void one_process(void **state)
 	(void)state;
 	size_t mach[1] = { 0 };
 	double mf[1] = { 1.0 };
-	vproc_lu_platform pl = { 600, 32, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0, 0 };
+	vproc_lu_platform pl = { 600, 32, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
 	double f = 2.0 / 3.0 * 600.0 * 600.0 * 600.0;
@@ -132,6 +155,7 @@ int main(void)
 		cmocka_unit_test(trsm_b_round_trips),
 		cmocka_unit_test(trsm_b_grouped_pieces),
 		cmocka_unit_test(panel_and_swaps_down_a_column),
+		cmocka_unit_test(panel_trees_down_four_machines),
 		cmocka_unit_test(trsm_choice),
 		cmocka_unit_test(one_process),
 	};

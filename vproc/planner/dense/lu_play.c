@@ -2,6 +2,7 @@
  * lu_play.c -- see lu_play.h.
  */
 #include <math.h>
+#include <stdint.h>
 
 #include "lu_play.h"
 #include "vsim.h"
@@ -53,49 +54,121 @@ static double latency_of(const vproc_lu_platform *pl, size_t m)
 	return pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
 }
 
-/* One hop down process column qk (bytes): the slowest link among its
- * machines, 0 when the column is on one machine; and the depth of the
- * runtime's two-level tree over the column's machines (coll.c). */
-static double column_hop(vproc_vsim *s, size_t qk, double bytes, double *levels)
+/* PDGETF2's messages down process column qk, played on clocks alone
+ * (s->aux, one per process row) to find one column's period: they are
+ * 16 bytes or a row of kb words, so the ports' bookings are left out.
+ * One message: b no earlier than a's clock plus the hop, 0 inside a
+ * machine. */
+static void col_send(vproc_vsim *s, size_t qk, size_t a, size_t b, double bytes)
 {
 	const vproc_lu_platform *pl = s->pl;
-	size_t *lead = s->scratch, nl = 0;
-	double hop = 0;
-	for (size_t p = 0; p < pl->P; p++) {
-		size_t m = pl->machine[p * pl->Q + qk], seen = 0;
-		for (size_t j = 0; j < nl && !seen; j++)
-			seen = lead[j] == m;
-		if (!seen)
-			lead[nl++] = m;
-		double lat = latency_of(pl, m);
-		double bw = pl->bus ? pl->bus_bytes_per_s : pl->bytes_per_s ? pl->bytes_per_s[m] : 0;
-		double h = lat + (bw > 0 ? bytes / bw : 0);
-		hop = h > hop ? h : hop;
+	size_t ma = pl->machine[a * pl->Q + qk], mb = pl->machine[b * pl->Q + qk];
+	unsigned long long t = s->aux[a];
+	if (ma != mb) {
+		double bw = pl->bus ? pl->bus_bytes_per_s : pl->bytes_per_s ? pl->bytes_per_s[ma] : 0;
+		t += (unsigned long long)llround((latency_of(pl, ma) + (bw > 0 ? bytes / bw : 0)) * 1e9);
 	}
-	*levels = nl > 1 ? ceil(log2((double)nl)) : 0;
-	return nl > 1 ? hop : 0;
+	s->aux[b] = t > s->aux[b] ? t : s->aux[b];
+}
+
+/* MPI_Bcast down the column from row r, as vproc_vsim_bcast sends it: a
+ * binomial tree over one leader per machine, met in order from the root,
+ * then free inside each machine. */
+static void col_bcast(vproc_vsim *s, size_t qk, size_t r, double bytes)
+{
+	const vproc_lu_platform *pl = s->pl;
+	size_t P = pl->P, Q = pl->Q, *lead = s->scratch, *lead_of = s->scratch + P * Q, nl = 0;
+	for (size_t h = 0; h < P; h++)
+		lead_of[pl->machine[h * Q + qk]] = SIZE_MAX;
+	for (size_t h = 0; h < P; h++) {
+		size_t x = (r + h) % P, m = pl->machine[x * Q + qk];
+		if (lead_of[m] == SIZE_MAX)
+			lead_of[m] = x, lead[nl++] = x;
+	}
+	for (size_t i = 1; i < nl; i++)
+		col_send(s, qk, lead[i & (i - 1)], lead[i], bytes);
+	for (size_t x = 0; x < P; x++) {
+		size_t l = lead_of[pl->machine[x * Q + qk]];
+		s->aux[x] = s->aux[l] > s->aux[x] ? s->aux[l] : s->aux[x];
+	}
+}
+
+/* One column of PDGETF2: PDAMAX's inlined 1-tree combine to process row
+ * 0 and row 0's broadcast of (value, index) (PBLAS pdamax_.c, default
+ * topologies); PDSWAP's exchange of the kb-word row between row pk and
+ * the pivot's row piv (both send, then receive); PDGER's pivot row from
+ * pk down the column (PDGETRF sets the column-wise broadcast to ' ',
+ * MPI_Bcast). */
+static void col_play(vproc_vsim *s, size_t kb, size_t pk, size_t piv, size_t qk)
+{
+	size_t P = s->pl->P;
+	for (size_t k = 1; k < P; k <<= 1)
+		for (size_t r = k; r < P; r += 2 * k)
+			col_send(s, qk, r, r - k, 16.0);
+	col_bcast(s, qk, 0, 16.0);
+	if (piv != pk) {
+		unsigned long long a = s->aux[pk];
+		col_send(s, qk, piv, pk, 8.0 * (double)kb);
+		unsigned long long got = s->aux[pk];
+		s->aux[pk] = a;
+		col_send(s, qk, pk, piv, 8.0 * (double)kb);
+		s->aux[pk] = got;
+	}
+	col_bcast(s, qk, pk, 4.0 * (double)kb);   /* the row's kb - j - 1 words, kb / 2 on average */
+}
+
+static unsigned long long col_last(const vproc_vsim *s)
+{
+	unsigned long long t = 0;
+	for (size_t p = 0; p < s->pl->P; p++)
+		t = s->aux[p] > t ? s->aux[p] : t;
+	return t;
+}
+
+/* The kb columns' communication, seconds: three columns played from a
+ * common start, the first as it is (it fills the pipeline: a column's
+ * combine starts where the last broadcast reached first) and the last
+ * two's halved time for each of the kb - 1 others.  The pivot lies in
+ * another process row (P - 1) / P of the time for a random matrix: the
+ * times with and without the exchange, weighted so; the other row is
+ * taken half the column away. */
+static double col_seconds(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
+{
+	size_t P = s->pl->P;
+	double t[2];
+	for (int swap = 0; swap < 2; swap++) {
+		unsigned long long first = 0;
+		for (size_t p = 0; p < P; p++)
+			s->aux[p] = 0;
+		for (int j = 0; j < 3; j++) {
+			col_play(s, kb, pk, swap ? (pk + P / 2) % P : pk, qk);
+			first = j == 0 ? col_last(s) : first;
+		}
+		double period = (double)(col_last(s) - first) / 2.0;
+		t[swap] = ((double)first + (double)(kb - 1) * period) * 1e-9;
+	}
+	return (t[0] + (double)(P - 1) * t[1]) / (double)P;
 }
 
 /* PDGETF2 on process column qk, rows from lo, kb columns.  With P > 1,
- * per column: the pivot's search (a combine down the column, then its
- * result back), the pivot row's swap and broadcast down the column, by
- * the runtime's trees, each a synchronisation of the column: played in
- * bulk (the column's processes start together, pay the kb columns' tree
- * depths, then compute their rank-1 updates) so that the model stays M P
- * steps, not M b P (22 x 16 at n = 100 000 took 15 s to plan column by
- * column).  Then the pivots along every row by PDGETRF's split ring
- * (IGEBS2D, 4 bytes a pivot). */
-static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t qk)
+ * per column: the pivot's search, its swap and the pivot row's broadcast
+ * (col_play), each a synchronisation of the column: played in bulk (the
+ * column's processes start together, pay col_seconds, then compute their
+ * rank-1 updates) so that the model stays M P steps, not
+ * M b P (22 x 16 at n = 100 000 took 15 s to plan column by column, and
+ * playing each column's messages 5 times longer than in bulk).  Then the
+ * pivots along every row by PDGETRF's split ring (IGEBS2D, 4 bytes a
+ * pivot). */
+static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
 	size_t P = pl->P, Q = pl->Q;
 	if (P > 1) {
-		double lv, small = column_hop(s, qk, 16.0, &lv);
-		double row = column_hop(s, qk, 8.0 * (double)kb, &lv);
+		double comm = col_seconds(s, kb, pk, qk);
 		unsigned long long t = 0;
 		for (size_t p = 0; p < P; p++)
 			t = s->clock[p * Q + qk] > t ? s->clock[p * Q + qk] : t;
-		t += (unsigned long long)llround((double)kb * lv * (2.0 * small + row) * 1e9);
+		t += (unsigned long long)llround(comm * 1e9);
 		for (size_t p = 0; p < P; p++)
 			s->clock[p * Q + qk] = t;
 	}
@@ -113,8 +186,9 @@ static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t qk)
  * pivots swaps a row of the process's other columns between row pk and
  * another process row, (P - 1) / P of them across rows for a random
  * matrix; two latencies a pivot (the two calls, each PDSWAP's exchange
- * one latency: both send, then receive).  Each other row's exchanges are
- * booked as one pair of their bytes, and the latencies of the rest added
+ * one latency: both send, then receive) and its row's bytes once (the
+ * two calls split the columns).  Each other row's exchanges are booked
+ * as one exchange of their bytes, and the latencies of the rest added
  * to both processes. */
 static void swaps(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
 {
@@ -127,14 +201,13 @@ static void swaps(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
 			double c = (double)(kb / P + ((h - 1) < kb % P));
 			if (c == 0)
 				continue;
-			vproc_vsim_message(s, a, b, 8.0 * cols * c);
-			vproc_vsim_message(s, b, a, 8.0 * cols * c);
+			vproc_vsim_exchange(s, a, b, 8.0 * cols * c);
 			size_t m = pl->machine[a];
 			if (m == pl->machine[b])
 				continue;
-			double lat = latency_of(pl, m);
-			s->clock[a] += (unsigned long long)llround(2.0 * (c - 1.0) * lat * 1e9);
-			s->clock[b] = s->clock[a] > s->clock[b] ? s->clock[a] : s->clock[b];
+			unsigned long long t = s->clock[a] > s->clock[b] ? s->clock[a] : s->clock[b];
+			t += (unsigned long long)llround((2.0 * c - 1.0) * latency_of(pl, m) * 1e9);
+			s->clock[a] = s->clock[b] = t;
 		}
 	}
 }
@@ -260,7 +333,7 @@ static void lu_step(vproc_vsim *s, size_t k, size_t lo, size_t kb)
 {
 	const vproc_lu_platform *pl = s->pl;
 	size_t pk = k % pl->P, qk = k % pl->Q, lo2 = lo + kb;
-	panel(s, lo, kb, qk);
+	panel(s, lo, kb, pk, qk);
 	if (pl->P > 1)
 		swaps(s, kb, pk, qk);
 	if (lo2 >= pl->n)
@@ -276,11 +349,13 @@ double vproc_lu_play_events(const vproc_lu_platform *pl)
 {
 	double M = pl->b ? ceil((double)pl->n / (double)pl->b) : 0.0;
 	double P = (double)pl->P, Q = (double)pl->Q, t = trsm_pieces(pl);
-	/* a step: the panel's P rows of kb flop terms and P x Q ring hops,
+	/* a step: the panel's P rows of kb flop terms, its column play (two
+	 * times three columns of about 4 P messages) and P x Q ring hops,
 	 * the swaps' 2 Q (P - 1), the update's 3 P Q; the solve's pieces
 	 * three events each, grouped as piece_group() books them */
 	double pieces = t > VPROC_LU_PLAY_PIECES ? VPROC_LU_PLAY_PIECES + M * Q : t;
-	return M * (6.0 * P * Q + 2.0 * Q) + (double)pl->n * P + 3.0 * pieces;
+	double column_play = P > 1 ? 24.0 * P : 0.0;
+	return M * (6.0 * P * Q + 2.0 * Q + column_play) + (double)pl->n * P + 3.0 * pieces;
 }
 
 vproc_status vproc_lu_play_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)

@@ -20,7 +20,8 @@ vproc_status vproc_vsim_init(vproc_vsim *s, const vproc_lu_platform *pl)
 	s->iv = calloc(2 * nm * VSIM_CAL_CAP, sizeof *s->iv);
 	s->work = calloc(nm, sizeof *s->work);
 	s->scratch = calloc(np + nm, sizeof *s->scratch);
-	if (!s->clock || !s->cpu || !s->iv || !s->work || !s->scratch) {
+	s->aux = calloc(np, sizeof *s->aux);
+	if (!s->clock || !s->cpu || !s->iv || !s->work || !s->scratch || !s->aux) {
 		vproc_vsim_free(s);
 		return VPROC_ENOMEM;
 	}
@@ -37,6 +38,7 @@ void vproc_vsim_free(vproc_vsim *s)
 	free(s->iv);
 	free(s->work);
 	free(s->scratch);
+	free(s->aux);
 	*s = (vproc_vsim){ 0 };
 }
 
@@ -53,6 +55,16 @@ void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes)
 		                               bw, (unsigned long long)llround(bytes), &s->clock[a]);
 	}
 	s->clock[b] = vproc_vclock_receive(s->clock[b], arrival);
+}
+
+void vproc_vsim_exchange(vproc_vsim *s, size_t a, size_t b, double bytes)
+{
+	unsigned long long b_sends = s->clock[b];
+	vproc_vsim_message(s, a, b, bytes);
+	unsigned long long b_got = s->clock[b];
+	s->clock[b] = b_sends;
+	vproc_vsim_message(s, b, a, bytes);
+	s->clock[b] = b_got > s->clock[b] ? b_got : s->clock[b];
 }
 
 /* The machines' leaders among first + i * stride, from index root: the

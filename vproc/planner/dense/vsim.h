@@ -24,6 +24,7 @@ typedef struct {
 	vproc_interval *iv;          /* the calendars' storage */
 	double *work;                /* [nmachines] flops charged */
 	size_t *scratch;             /* [P*Q + nmachines] */
+	unsigned long long *aux;     /* [P*Q] a step's own clocks (lu_play's column play) */
 } vproc_vsim;
 
 /* VPROC_OK, VPROC_EINVAL (vproc_lu_platform_check), VPROC_ENOMEM. */
@@ -32,6 +33,10 @@ void vproc_vsim_free(vproc_vsim *s);
 
 /* One message of `bytes` from process a to process b (indices p * Q + q). */
 void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes);
+
+/* Processes a and b exchange `bytes` each way: both send, then receive
+ * (each arrives after the other's send, not after a round trip). */
+void vproc_vsim_exchange(vproc_vsim *s, size_t a, size_t b, double bytes);
 
 /* MPI_Bcast from index root over first + i * stride, as MPICH and the
  * runtime send it (vproc/runtime/bindings/coll.c): a binomial tree over one leader
