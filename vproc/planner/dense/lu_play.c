@@ -55,8 +55,9 @@ static double latency_of(const vproc_lu_platform *pl, size_t m)
 }
 
 /* PDGETF2's messages down process column qk, played on clocks alone
- * (s->aux, one per process row) to find one column's period: they are
- * 16 bytes or a row of kb words, so the ports' bookings are left out.
+ * (s->aux, one per process row) to find the panel's communication time:
+ * they are 16 bytes or a row of kb words, so the ports' bookings are left
+ * out.
  * One message: b no earlier than a's clock plus the hop, 0 inside a
  * machine. */
 static void col_send(vproc_vsim *s, size_t qk, size_t a, size_t b, double bytes)
@@ -154,11 +155,11 @@ static double col_seconds(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
  * per column: the pivot's search, its swap and the pivot row's broadcast
  * (col_play), each a synchronisation of the column: played in bulk (the
  * column's processes start together, pay col_seconds, then compute their
- * rank-1 updates) so that the model stays M P steps, not
- * M b P (22 x 16 at n = 100 000 took 15 s to plan column by column, and
- * playing each column's messages 5 times longer than in bulk).  Then the
- * pivots along every row by PDGETRF's split ring (IGEBS2D, 4 bytes a
- * pivot). */
+ * rank-1 updates) so that the model stays M P steps, not M b P (22 x 16
+ * at n = 100 000 took 15 s to plan column by column; playing every
+ * column's messages made configs/today-cluster.yaml's plan 5 times
+ * slower).  Then the pivots along every row by PDGETRF's split ring
+ * (IGEBS2D, 4 bytes a pivot). */
 static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
@@ -189,7 +190,8 @@ static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
  * one latency: both send, then receive) and its row's bytes once (the
  * two calls split the columns).  Each other row's exchanges are booked
  * as one exchange of their bytes, and the latencies of the rest added
- * to both processes. */
+ * to the later of the two, where both then are (each exchange waits for
+ * the later one's send). */
 static void swaps(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
