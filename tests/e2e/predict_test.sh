@@ -72,7 +72,9 @@ done
 # (16 ranks); 20 Gflop/s, 5 us, 20 Gb/s, the BLAS skipped.  Then LU 2D, a
 # process column over 8 machines (8 x 1, n = 4096): PDGETF2's column
 # played (predictions.md, "the panel's column, played"; three trees of
-# depth log2 8 a column were 0.91).
+# depth log2 8 a column were 0.91), and U12 down the column by pdgemm_'s
+# forced ring at nb = 64, by MPI_Bcast at nb = 32 (one way for both was
+# 0.88 or 1.10).
 lu_case() {   # NAME MACHINES WHAT LAYOUT_LINES CYCLE_TIMES...
 	local name=$1 nm=$2 what=$3 layout=$4 i=0; shift 4
 	local cts=("$@")
@@ -82,7 +84,7 @@ lu_case() {   # NAME MACHINES WHAT LAYOUT_LINES CYCLE_TIMES...
 			echo "  - {name: m$i, host: localhost, cycle_time: ${cts[$((i % ${#cts[@]}))]}}"
 			i=$((i + 1))
 		done
-		printf '%b\nkernel: lu\nnb: 64\n' "$layout"
+		printf '%b\nkernel: lu\n' "$layout"; case $layout in *nb:*) ;; *) echo 'nb: 64' ;; esac
 		echo "emulate: {clock: virtual, mflops: 20000, cycle_time: 1, latency_us: 5, bandwidth_mbps: 20000, compute: skip}"
 	} >"$tmp/$name.yaml"
 	if ! "$HETLAUNCH" run "$tmp/$name.yaml" --quiet --out "$tmp/$name" >"$tmp/$name.out" 2>&1; then
@@ -98,6 +100,7 @@ lu_case() {   # NAME MACHINES WHAT LAYOUT_LINES CYCLE_TIMES...
 lu_case lu-16same 16 "LU 1 x 16, B = M, nb = 64" 'layout: 1d\nB: 16\nn: 1024' 1
 lu_case lu-12mixed 12 "LU 1 x 16, B = M, nb = 64" 'layout: 1d\nB: 16\nn: 1024' 1 2 4
 lu_case lu-2d-8x1 8 "LU 2D 8 x 1, nb = 64" 'layout: 2d\ngrid: [8, 1]\npanel: [8, 1]\nn: 4096' 1
+lu_case lu-2d-8x1-nb32 8 "LU 2D 8 x 1, nb = 32" 'layout: 2d\ngrid: [8, 1]\npanel: [8, 1]\nn: 4096\nnb: 32' 1
 
 # Cholesky has no seconds model yet: no prediction, rather than a wrong one.
 N=320

@@ -12,6 +12,7 @@
 
 #include "planner/dense/lu_play.h"
 #include "planner/dense/lu_time.h"
+#include "planner/dense/vsim.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 
@@ -120,6 +121,25 @@ static void panel_trees_down_four_machines(void **state)
 	NEAR(s.total, 5.5e-3 + 2e-6);
 }
 
+/* MPI_Bcast over four machines from 0, links of 1 MB/s and no latency, 1000
+ * bytes (1 ms a send, the sender held until its bytes are out): as coll.c
+ * sends it, the farthest child first: 0 -> 2 (1 ms), then 0 -> 1 and
+ * 2 -> 3 (2 ms); all four are done at 2 ms.  Nearest first (0 -> 1, 0 -> 2,
+ * then 2 -> 3) would have reached 3 at 3 ms. */
+static void bcast_farthest_first(void **state)
+{
+	(void)state;
+	size_t mach[4] = { 0, 1, 2, 3 };
+	double mf[4] = { 1.0, 1.0, 1.0, 1.0 }, bw[4] = { 1e6, 1e6, 1e6, 1e6 };
+	vproc_lu_platform pl = { 4, 1, 4, 1, mach, 4, mf, NULL, bw, 0, 0, 0, 0, 0 };
+	vproc_vsim s;
+	assert_int_equal(vproc_vsim_init(&s, &pl), VPROC_OK);
+	vproc_vsim_bcast(&s, 0, 1, 4, 0, 1000.0);
+	for (size_t p = 0; p < 4; p++)
+		assert_int_equal(s.clock[p], 2000000);
+	vproc_vsim_free(&s);
+}
+
 /* pdtrsm_.c, Left Lower No transpose, M = kb: on one process row
  * PB_CptrsmAB iff kb^2 / 2 <= 2 N; with two rows or more, AB. */
 static void trsm_choice(void **state)
@@ -156,6 +176,7 @@ int main(void)
 		cmocka_unit_test(trsm_b_grouped_pieces),
 		cmocka_unit_test(panel_and_swaps_down_a_column),
 		cmocka_unit_test(panel_trees_down_four_machines),
+		cmocka_unit_test(bcast_farthest_first),
 		cmocka_unit_test(trsm_choice),
 		cmocka_unit_test(one_process),
 	};

@@ -313,17 +313,36 @@ static void trsm_ab(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
 		                   (double)kb * (double)kb * (double)cols_from(pl, lo2, q));
 }
 
+/* BLACS's increasing ring (BI_IdringBS/BR, step +1) down column q from
+ * row root: each process forwards after it has the message. */
+static void col_iring(vproc_vsim *s, size_t q, size_t root, double bytes)
+{
+	size_t P = s->pl->P, Q = s->pl->Q;
+	for (size_t d = 0; d + 1 < P; d++)
+		vproc_vsim_message(s, ((root + d) % P) * Q + q, ((root + d + 1) % P) * Q + q, bytes);
+}
+
 /* PDGEMM (PB_CpgemmAB): L21 along every row by the split ring, U down
- * every column by MPI_Bcast (PDGETRF's ' '), then each process updates
- * its rows x columns. */
+ * every column, then each process updates its rows x columns.  U goes by
+ * PDGETRF's column-wise ' ' (MPI_Bcast) unless pdgemm_ forces its
+ * topologies, when M, N and K all exceed PILAENV (ForceTop): then a
+ * column-wise ' ' becomes the increasing ring (the row's S-ring stays).
+ * With nb = 64 the trace shows U12 forwarded process by process down an
+ * 8 x 1 column; with nb = 32 (K = 32) an MPI_Bcast. */
 static void update(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
 	size_t P = pl->P, Q = pl->Q;
+	int ring = kb > PB_NB && pl->n - lo2 > PB_NB;
 	for (size_t p = 0; p < P; p++)
 		vproc_lu_sring(s, p, qk, 8.0 * (double)rows_from(pl, lo2, p) * (double)kb);
-	for (size_t q = 0; q < Q && P > 1; q++)
-		vproc_vsim_bcast(s, q, Q, P, pk, 8.0 * (double)cols_from(pl, lo2, q) * (double)kb);
+	for (size_t q = 0; q < Q && P > 1; q++) {
+		double bytes = 8.0 * (double)cols_from(pl, lo2, q) * (double)kb;
+		if (ring)
+			col_iring(s, q, pk, bytes);
+		else
+			vproc_vsim_bcast(s, q, Q, P, pk, bytes);
+	}
 	for (size_t p = 0; p < P; p++)
 		for (size_t q = 0; q < Q; q++)
 			vproc_vsim_compute(s, p * Q + q, 2.0 * (double)rows_from(pl, lo2, p) *

@@ -95,9 +95,15 @@ void vproc_vsim_bcast(vproc_vsim *s, size_t first, size_t stride, size_t count, 
                       double bytes)
 {
 	size_t *lead = s->scratch, *lead_of = s->scratch + s->pl->P * s->pl->Q;
-	size_t nl = leaders(s, first, stride, count, root, lead, lead_of);
-	for (size_t i = 1; i < nl; i++)
-		vproc_vsim_message(s, lead[i & (i - 1)], lead[i], bytes);
+	size_t nl = leaders(s, first, stride, count, root, lead, lead_of), top = 1;
+	while (top < nl)
+		top <<= 1;
+	/* level by level from the widest: a leader has its copy before it
+	 * sends, and sends to its children farthest first (coll.c's
+	 * bcast_list, MPICH's binomial), each send holding its port */
+	for (size_t mask = top >> 1; mask > 0; mask >>= 1)
+		for (size_t i = 0; i + mask < nl; i += 2 * mask)
+			vproc_vsim_message(s, lead[i], lead[i + mask], bytes);
 	for (size_t h = 0; h < count; h++) {
 		size_t x = first + h * stride, l = lead_of[s->pl->machine[x]];
 		if (x != l)

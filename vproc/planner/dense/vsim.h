@@ -40,7 +40,8 @@ void vproc_vsim_exchange(vproc_vsim *s, size_t a, size_t b, double bytes);
 
 /* MPI_Bcast from index root over first + i * stride, as MPICH and the
  * runtime send it (vproc/runtime/bindings/coll.c): a binomial tree over one leader
- * per machine (the root leads its own), then free inside each machine. */
+ * per machine (the root leads its own), each sending to its children the
+ * farthest first, then free inside each machine. */
 void vproc_vsim_bcast(vproc_vsim *s, size_t first, size_t stride, size_t count, size_t root,
                       double bytes);
 
