@@ -8,8 +8,8 @@
  * the row by an increasing ring, or PB_CptrsmB: on a single process row,
  * every piece of the block row to L11's owner and back, which makes the
  * step wait for the slowest process of the row); PDGEMM's L21 along the
- * rows by the split ring and U down the columns by MPI_Bcast, then the
- * update.  No look-ahead: PDGETRF has none.  The sum of phases in
+ * rows by the split ring and U down the columns by MPI_Bcast, or by the
+ * increasing ring pdgemm_ forces when nb > PILAENV, then the update.  No look-ahead: PDGETRF has none.  The sum of phases in
  * lu_time.h (first hop only, no PB_CptrsmB) stays for kernel: hpl.
  * Pure (vproc rules).
  */
