@@ -13,7 +13,9 @@
  *                           both threads' exchanges itself
  *   threads-force ITERS     two threads whatever is provided (a program
  *                           that ignores *provided)
- *   no-finalize ITERS N     ring, then exit without MPI_Finalize
+ *   no-finalize ITERS N     ring, then exit without MPI_Finalize (after a
+ *                           barrier, lingering 2 s in an exit handler: see
+ *                           linger())
  *
  * Every rank prints "threads rank=R provided=P threads=T sum=S": S is the
  * sum of the ranks it received from, ITERS (pred + succ) per tag used.
@@ -24,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void dgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
             const double *alpha, const double *a, const int *lda, const double *b,
@@ -33,6 +36,17 @@ static int rank, size, iters, order;
 static double *a, *b, *c;
 
 /* ITERS exchanges with both neighbours on tag `tag`: the sum received. */
+/* Hydra ends the job when the first rank exits without MPI_Finalize,
+ * killing the others, and the runtime writes a rank's timeline in its own
+ * exit handler.  This one, registered before MPI_Init, runs after the
+ * runtime's: every rank has written before any process ends (trace_test's
+ * three timelines of three unfinalized ranks; under load one was killed
+ * before it got there). */
+static void linger(void)
+{
+	sleep(2);
+}
+
 static long exchange(int tag)
 {
 	long sum = 0;
@@ -80,6 +94,8 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	int provided = MPI_THREAD_SINGLE, finalize = strcmp(mode, "no-finalize") != 0;
 	int ring = strcmp(mode, "ring") == 0 || !finalize;
+	if (!finalize)
+		atexit(linger);
 	if (ring)
 		MPI_Init(&argc, &argv);
 	else
@@ -104,5 +120,7 @@ int main(int argc, char **argv)
 	fflush(stdout);
 	if (finalize)
 		MPI_Finalize();
+	else
+		MPI_Barrier(MPI_COMM_WORLD);
 	return 0;
 }
