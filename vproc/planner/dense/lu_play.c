@@ -370,12 +370,14 @@ double vproc_lu_play_events(const vproc_lu_platform *pl)
 {
 	double M = pl->b ? ceil((double)pl->n / (double)pl->b) : 0.0;
 	double P = (double)pl->P, Q = (double)pl->Q, t = trsm_pieces(pl);
-	/* a step: the panel's P rows of kb flop terms, its column play (two
-	 * times three columns of about 4 P messages) and P x Q ring hops,
-	 * the swaps' 2 Q (P - 1), the update's 3 P Q; the solve's pieces
-	 * three events each, grouped as piece_group() books them */
+	/* a step: the panel's P rows of kb flop terms, its column play and
+	 * P x Q ring hops, the swaps' 2 Q (P - 1), the update's 3 P Q; the
+	 * solve's pieces three events each, grouped as piece_group() books
+	 * them.  The column play (two times three columns of about 6 P
+	 * clock updates, no calendar) counts as 2 P events: a clock update
+	 * costs a few ns where an event books calendars for 25-60. */
 	double pieces = t > VPROC_LU_PLAY_PIECES ? VPROC_LU_PLAY_PIECES + M * Q : t;
-	double column_play = P > 1 ? 24.0 * P : 0.0;
+	double column_play = P > 1 ? 2.0 * P : 0.0;
 	return M * (6.0 * P * Q + 2.0 * Q + column_play) + (double)pl->n * P + 3.0 * pieces;
 }
 
