@@ -373,11 +373,13 @@ double vproc_lu_play_events(const vproc_lu_platform *pl)
 	/* a step: the panel's P rows of kb flop terms, its column play and
 	 * P x Q ring hops, the swaps' 2 Q (P - 1), the update's 3 P Q; the
 	 * solve's pieces three events each, grouped as piece_group() books
-	 * them.  The column play (two times three columns of about 6 P
-	 * clock updates, no calendar) counts as 2 P events: a clock update
-	 * costs a few ns where an event books calendars for 25-60. */
+	 * them.  The column play (two times three columns of about 6 P clock
+	 * updates, no calendar, a few ns each) counts as P events of 25-60
+	 * ns: counted as 24 P it put bench_plan's 2D plan of 4096 processors
+	 * over the budget, and layout auto then kept a 1d plan predicted 65
+	 * times slower (2518 s against 38.8 s). */
 	double pieces = t > VPROC_LU_PLAY_PIECES ? VPROC_LU_PLAY_PIECES + M * Q : t;
-	double column_play = P > 1 ? 2.0 * P : 0.0;
+	double column_play = P > 1 ? P : 0.0;
 	return M * (6.0 * P * Q + 2.0 * Q + column_play) + (double)pl->n * P + 3.0 * pieces;
 }
 
