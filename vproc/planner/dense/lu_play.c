@@ -72,24 +72,19 @@ static void col_send(vproc_vsim *s, size_t qk, size_t a, size_t b, double bytes)
 	s->aux[b] = t > s->aux[b] ? t : s->aux[b];
 }
 
-/* MPI_Bcast down the column from row r, as vproc_vsim_bcast sends it: a
- * binomial tree over one leader per machine, met in order from the root,
- * then free inside each machine. */
+/* MPI_Bcast down the column from row r over vproc_vsim_bcast's tree (one
+ * leader per machine, met in order from the root, then free inside each
+ * machine); on clocks without the sender's hold the sends' order does not
+ * matter. */
 static void col_bcast(vproc_vsim *s, size_t qk, size_t r, double bytes)
 {
 	const vproc_lu_platform *pl = s->pl;
-	size_t P = pl->P, Q = pl->Q, *lead = s->scratch, *lead_of = s->scratch + P * Q, nl = 0;
-	for (size_t h = 0; h < P; h++)
-		lead_of[pl->machine[h * Q + qk]] = SIZE_MAX;
-	for (size_t h = 0; h < P; h++) {
-		size_t x = (r + h) % P, m = pl->machine[x * Q + qk];
-		if (lead_of[m] == SIZE_MAX)
-			lead_of[m] = x, lead[nl++] = x;
-	}
+	size_t P = pl->P, Q = pl->Q, *lead = s->scratch, *lead_of = s->scratch + P * Q;
+	size_t nl = vproc_vsim_leaders(s, qk, Q, P, r, lead, lead_of);
 	for (size_t i = 1; i < nl; i++)
-		col_send(s, qk, lead[i & (i - 1)], lead[i], bytes);
+		col_send(s, qk, lead[i & (i - 1)] / Q, lead[i] / Q, bytes);
 	for (size_t x = 0; x < P; x++) {
-		size_t l = lead_of[pl->machine[x * Q + qk]];
+		size_t l = lead_of[pl->machine[x * Q + qk]] / Q;
 		s->aux[x] = s->aux[l] > s->aux[x] ? s->aux[l] : s->aux[x];
 	}
 }

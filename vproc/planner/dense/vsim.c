@@ -68,14 +68,10 @@ void vproc_vsim_exchange(vproc_vsim *s, size_t a, size_t b, double bytes)
 	s->clock[b] = b_got > s->clock[b] ? b_got : s->clock[b];
 }
 
-/* The machines' leaders among first + i * stride, from index root: the
- * first process met of each machine, in order from the root.  Fills
- * lead[0..] with process indices and returns how many; lead_of[m] is the
- * leader of machine m (valid for the machines met).  Linear in count:
- * lead_of marks the machines met (a search of lead[] made the 2D plays
+/* Linear in count: lead_of marks the machines met (a search of lead[] made the 2D plays
  * of 4096 processors spend a tenth of their time here). */
-static size_t leaders(vproc_vsim *s, size_t first, size_t stride, size_t count, size_t root,
-                      size_t *lead, size_t *lead_of)
+size_t vproc_vsim_leaders(const vproc_vsim *s, size_t first, size_t stride, size_t count,
+                          size_t root, size_t *lead, size_t *lead_of)
 {
 	const size_t *mach = s->pl->machine;
 	size_t nl = 0;
@@ -95,7 +91,7 @@ void vproc_vsim_bcast(vproc_vsim *s, size_t first, size_t stride, size_t count, 
                       double bytes)
 {
 	size_t *lead = s->scratch, *lead_of = s->scratch + s->pl->P * s->pl->Q;
-	size_t nl = leaders(s, first, stride, count, root, lead, lead_of), top = 1;
+	size_t nl = vproc_vsim_leaders(s, first, stride, count, root, lead, lead_of), top = 1;
 	while (top < nl)
 		top <<= 1;
 	/* level by level from the widest: a leader has its copy before it
@@ -115,7 +111,7 @@ void vproc_vsim_reduce(vproc_vsim *s, size_t first, size_t stride, size_t count,
                        double bytes)
 {
 	size_t *lead = s->scratch, *lead_of = s->scratch + s->pl->P * s->pl->Q;
-	size_t nl = leaders(s, first, stride, count, root, lead, lead_of);
+	size_t nl = vproc_vsim_leaders(s, first, stride, count, root, lead, lead_of);
 	for (size_t h = 0; h < count; h++) {
 		size_t x = first + h * stride, l = lead_of[s->pl->machine[x]];
 		if (x != l)

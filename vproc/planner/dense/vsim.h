@@ -38,6 +38,14 @@ void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes);
  * (each arrives after the other's send, not after a round trip). */
 void vproc_vsim_exchange(vproc_vsim *s, size_t a, size_t b, double bytes);
 
+/* The machines' leaders among first + i * stride (count of them), from
+ * the i = root: the first process met of each machine.  Fills lead[0..]
+ * with process indices and returns how many; lead_of[m] is the leader of
+ * machine m (valid for the machines met).  lead and lead_of may be
+ * s->scratch and s->scratch + P * Q. */
+size_t vproc_vsim_leaders(const vproc_vsim *s, size_t first, size_t stride, size_t count,
+                          size_t root, size_t *lead, size_t *lead_of);
+
 /* MPI_Bcast from index root over first + i * stride, as MPICH and the
  * runtime send it (vproc/runtime/bindings/coll.c): a binomial tree over one leader
  * per machine (the root leads its own), each sending to its children the
