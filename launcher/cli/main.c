@@ -11,6 +11,7 @@
 
 #include "common/status.h"
 #include "config/nodes.h"
+#include "layouts/lu_predict.h"
 #include "launch/slurm.h"
 #include "cli.h"
 
@@ -44,6 +45,19 @@ static int nodes_source(const hl_command *c, const hl_cli_args *a)
 	return 0;
 }
 
+/* HETLAUNCH_PLAN_BUDGET=F scales the seconds models' budgets while
+ * planning (lu_predict.c), for the whole process; a value that is not a
+ * factor > 0 is refused rather than read as the default, so that a typo
+ * does not pass for a plan at another budget. */
+static int plan_budget(void)
+{
+	const char *v = getenv("HETLAUNCH_PLAN_BUDGET");
+	if (v == NULL || v[0] == '\0' || hl_seconds_budget_scale(v) == 0)
+		return 0;
+	return hl_usage_error("HETLAUNCH_PLAN_BUDGET=%s: not a finite number > 0 (it scales the planner's "
+	                      "budgets for the seconds models: 1 keeps them, 0.01 is a hundredth)", v);
+}
+
 /* A command's row: its --help, or its parsed arguments to its function. */
 static int dispatch(const hl_command *c, int argc, char **argv)
 {
@@ -55,6 +69,8 @@ static int dispatch(const hl_command *c, int argc, char **argv)
 	}
 	if (rc == 0)
 		rc = nodes_source(c, &a);
+	if (rc == 0)
+		rc = plan_budget();
 	return rc ? rc : c->run(&a);
 }
 

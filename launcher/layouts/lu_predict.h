@@ -20,6 +20,15 @@ typedef enum {
 	HL_SPEEDS_RELATIVE,   /* 1/cycle_time, no network: any config */
 } hl_speeds;
 
+/* Which of the kernel's seconds models: its own (for kernel: lu the play,
+ * lu_play.h), or the sum of phases (lu_time.h for lu and hpl; qr's and
+ * mm's own), cheaper: what layout auto compares on when one layout's own
+ * model is over the planning budget. */
+typedef enum {
+	HL_MODEL_OWN,
+	HL_MODEL_PHASES,
+} hl_seconds_model;
+
 /* The speeds the config gives (NONE, EMULATED or REAL). */
 hl_speeds hl_seconds_speeds(const hl_config *cfg);
 /* 1 if those seconds include a network: emulated, or a real cluster's
@@ -29,6 +38,8 @@ int hl_seconds_network(const hl_config *cfg);
 /* The plan's (baseline 0) or its baseline's predicted time at those
  * speeds, summed over the sizes (0: none, or too large to model). */
 double hl_model_seconds(const hl_plan *plan, int baseline, hl_speeds how);
+/* The same by the sum of phases (HL_MODEL_PHASES). */
+double hl_model_seconds_phases(const hl_plan *plan, int baseline, hl_speeds how);
 
 /* Emulated only: the job's predicted time times the emulation's K (run.c
  * divides by K); 0 otherwise. */
@@ -44,5 +55,18 @@ int hl_seconds_affordable(const hl_config *cfg, size_t nprow, size_t npcol);
 /* The models' work for plan (events or steps, lu_predict.c) when it is
  * over the planning budget (then *budget), else 0. */
 double hl_seconds_over_budget(const hl_plan *plan, double *budget);
+
+/* Model which's work for plan, and its budget in *budget, whatever the
+ * speeds (0 and 0: the kernel has no such model). */
+double hl_model_work(const hl_plan *plan, hl_seconds_model which, double *budget);
+
+/* Model which's name for cfg: "play" (kernel: lu's own, counted in
+ * events), "phases" (a sum of phases, counted in steps), NULL: none. */
+const char *hl_model_name(const hl_config *cfg, hl_seconds_model which);
+
+/* Scales both planning budgets for the rest of the process by the factor
+ * text spells (HETLAUNCH_PLAN_BUDGET, read by main.c): 0, or -1 when it
+ * is not a finite number > 0 (the budgets then unchanged). */
+int hl_seconds_budget_scale(const char *text);
 
 #endif

@@ -19,7 +19,8 @@ static void seconds_text(const hl_plan *pl, FILE *out)
 	if (pl->seconds_work[0] > 0)
 		fprintf(out, "\nPredicted seconds: not computed while planning: the model's work would "
 		        "be about %.3g (the LU play's events, the other models' steps), over the "
-		        "planner's budget of %.3g (a second or so; doc/design/predictions.md)\n",
+		        "planner's budget of %.3g (a second or so; HETLAUNCH_PLAN_BUDGET=F scales it; "
+		        "doc/design/predictions.md)\n",
 		        pl->seconds_work[0], pl->seconds_work[1]);
 	if (!(pl->seconds[0] > 0))
 		return;
