@@ -375,6 +375,10 @@ $(OBJ)/tests/unit/test_balance: $(OBJ)/tests/unit/test_balance.o \
 $(OBJ)/tests/unit/test_hostlist: $(OBJ)/tests/unit/test_hostlist.o $(OBJ)/launcher/util/hostlist.o
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS)
 
+# test_auto_choice links layout auto's choice between its plans (pure).
+$(OBJ)/tests/unit/test_auto_choice: $(OBJ)/tests/unit/test_auto_choice.o $(OBJ)/launcher/layouts/auto_choice.o
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS)
+
 # test_nodes links the Slurm node types' parsers (pure).
 $(OBJ)/tests/unit/test_nodes: $(OBJ)/tests/unit/test_nodes.o $(OBJ)/launcher/config/nodes.o
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS)

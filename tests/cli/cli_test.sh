@@ -153,16 +153,20 @@ rc=$?
 
 # --- golden output -----------------------------------------------------------
 # A list of Slurm node types says in a comment which counts to plan it for
-# ("# plan with: hetlaunch plan FILE --nodes gen1=4,gen3=2").
+# ("# plan with: hetlaunch plan FILE --nodes gen1=4,gen3=2"), and a file
+# planned at another budget says that ("# plan with:
+# HETLAUNCH_PLAN_BUDGET=0.02 hetlaunch plan FILE").
 nodes_of() { sed -n 's/^# plan with: .*\(--nodes [^ ]*\).*/\1/p' "$1"; }
+env_of() { sed -n 's/^# plan with: \(HETLAUNCH_[A-Z_]*=[^ ]*\) .*/\1/p' "$1"; }
 for f in configs/*.yaml tests/cli/good/*.yaml; do
 	base=$(basename "$f" .yaml)
 	read -r -a nodes <<<"$(nodes_of "$f")"
+	read -r -a envs <<<"$(env_of "$f")"
 	for mode in text json; do
 		if [ $mode = json ]; then args=(plan "$f" --json); ext=json; else args=(plan "$f"); ext=txt; fi
 		args+=("${nodes[@]}")
 		golden="tests/cli/golden/$base.plan.$ext"
-		"$HETLAUNCH" "${args[@]}" >"$tmp/out" 2>"$tmp/err"
+		env "${envs[@]}" "$HETLAUNCH" "${args[@]}" >"$tmp/out" 2>"$tmp/err"
 		rc=$?
 		if [ $rc -ne 0 ]; then bad "$f ($mode): exit $rc: $(cat "$tmp/err")"; continue; fi
 		if [ -s "$tmp/err" ]; then bad "$f ($mode): wrote to stderr: $(cat "$tmp/err")"; continue; fi
@@ -171,7 +175,7 @@ for f in configs/*.yaml tests/cli/good/*.yaml; do
 		if diff -u "$golden" "$tmp/out" >"$tmp/diff"; then ok; else bad "$f ($mode) differs from $golden"; head -40 "$tmp/diff"; fi
 	done
 	# --json prints one JSON object and nothing else
-	"$HETLAUNCH" plan "$f" --json "${nodes[@]}" >"$tmp/out" 2>/dev/null
+	env "${envs[@]}" "$HETLAUNCH" plan "$f" --json "${nodes[@]}" >"$tmp/out" 2>/dev/null
 	if [ "$(head -c1 "$tmp/out")" = "{" ] && [ "$(tail -n1 "$tmp/out")" = "}" ]; then ok
 	else bad "$f: --json output is not a single object"; fi
 done
@@ -579,6 +583,47 @@ assert a["chosen"] == "2d" and a["units"] == "s" and a["2d"] < a["1d"], a' \
 grep -q '^layout: auto kept 1d: the predicted time of the whole LU' "$tmp/auto1.txt" &&
 grep -q '^  1d is [0-9.]* x faster$' "$tmp/auto1.txt" \
 	&& ok || bad "layout: auto does not keep 1d on tests/cli/good/auto-1d.yaml"
+# layout: auto when one plan's LU play is over the planner's budget
+# (auto_choice.c): at the default budget both plays run and 2d is kept by
+# them; at HETLAUNCH_PLAN_BUDGET=0.02 the 2d play is over, and both are
+# compared on the sum of phases, which keeps 2d too (keeping the 1d plan
+# because it alone had seconds was the fault).
+for b in 1 0.02; do
+	HETLAUNCH_PLAN_BUDGET=$b "$HETLAUNCH" plan --json tests/cli/good/auto-over-budget.yaml |
+	python3 -c '
+import json, sys; a = json.load(sys.stdin)["layout_auto"]; b = sys.argv[1]
+assert a["chosen"] == "2d" and a["1d"] > 0, a
+if b == "1":
+    assert a["compared_on"] == "play" and 0 < a["2d"] < a["1d"] and a["why"] is None and "phases" not in a, a
+else:
+    p = a["phases"]
+    assert a["compared_on"] == "phases" and a["2d"] is None and 0 < p["2d"] < p["1d"], a
+    assert "layout 2d: the work of its LU play" in a["why"] and "budget of 4e+05" in a["why"], a
+' "$b" && ok || bad "layout: auto with HETLAUNCH_PLAN_BUDGET=$b on auto-over-budget.yaml"
+done
+# ... and when even the 2d plan's sum of phases is over the budget (a
+# 32 x 32 panel; the 1d slice of 2 processes is not): not compared, 2d kept,
+# and the plan says so.
+{ printf 'layout: auto\nB: 2\npanel: [32, 32]\nn: 2000\nnb: 8\nlatency_us: 2\nbandwidth_mbps: 25000\nmachines:\n'
+  printf '  - {name: new%d, count: 16, mflops: 20000}\n' 1 2
+  printf '  - {name: old%d, count: 8, mflops: 10000}\n' 1 2 3 4; } >"$tmp/uncompared.yaml"
+HETLAUNCH_PLAN_BUDGET=0.005 "$HETLAUNCH" plan "$tmp/uncompared.yaml" >"$tmp/unc.txt" &&
+HETLAUNCH_PLAN_BUDGET=0.005 "$HETLAUNCH" plan --json "$tmp/uncompared.yaml" | python3 -c '
+import json, sys; a = json.load(sys.stdin)["layout_auto"]
+assert a["chosen"] == "2d" and a["compared_on"] is None and a["1d"] > 0 and a["2d"] is None, a
+assert "layout 2d: the work of its sum of phases" in a["why"], a' &&
+grep -q '^  not compared, even on the sum of phases: 2d kept' "$tmp/unc.txt" \
+	&& ok || bad "layout: auto, the 2d sum of phases over the budget: $(sed -n '/layout: auto/,/^$/p' "$tmp/unc.txt")"
+# HETLAUNCH_PLAN_BUDGET that is not a finite factor > 0 is a usage error:
+# exit 2, the variable named, nothing written.
+for v in abc 0 -1 inf 1e400 2x; do
+	(cd "$tmp/cwd" && HETLAUNCH_PLAN_BUDGET=$v "$abs_hl" run --dry-run --out "$tmp/cwd/out" \
+		"$OLDPWD/tests/cli/good/auto-1d.yaml" >"$tmp/out" 2>"$tmp/err")
+	rc=$?
+	if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && [ -z "$(ls -A "$tmp/cwd")" ] &&
+	   grep -qF "HETLAUNCH_PLAN_BUDGET=$v: not a finite number > 0" "$tmp/err"; then ok
+	else bad "HETLAUNCH_PLAN_BUDGET=$v: exit $rc: $(head -2 "$tmp/err")"; rm -rf "${tmp:?}/cwd/"*; fi
+done
 # Inside a Slurm allocation whose nodes are not the plan's hosts, run,
 # run --dry-run and compare refuse: exit 2, the missing hosts named in list
 # order, nothing written or started.  An allocation that holds them passes.
