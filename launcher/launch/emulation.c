@@ -405,6 +405,15 @@ const char *hl_emu_refusal(const hl_emu *e)
 	return s->refusal;
 }
 
+int hl_emu_aborted(const hl_emu *e, hl_emu_abort *a)
+{
+	const vr_shm *s = e->shm;
+	if (s == NULL || atomic_load(&s->aborted) != 1)
+		return 0;
+	*a = (hl_emu_abort){ s->abort_rank, s->abort_code, (double)s->abort_ns * 1e-9 };
+	return 1;
+}
+
 size_t hl_emu_attached(const hl_emu *e)
 {
 	const vr_shm *s = e->shm;

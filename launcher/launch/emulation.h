@@ -71,6 +71,15 @@ size_t hl_emu_attached(const hl_emu *e);
 /* Why the runtime ended the job (a rank's MPI_Abort with its reason,
  * e.g. an MPI call from a second thread under emulation), or NULL. */
 const char *hl_emu_refusal(const hl_emu *e);
+/* The program's first MPI_Abort, as the runtime recorded it before MPI
+ * ended the job (the launcher's line about it can be lost). */
+typedef struct {
+	int rank;               /* in MPI_COMM_WORLD */
+	int code;               /* its error code */
+	double at;              /* when: hl_now()'s clock (CLOCK_MONOTONIC) */
+} hl_emu_abort;
+/* 1 and *a when a rank called MPI_Abort under the runtime, else 0. */
+int hl_emu_aborted(const hl_emu *e, hl_emu_abort *a);
 /* How many ranks called MPI_Finalize under the runtime. */
 size_t hl_emu_finalized(const hl_emu *e);
 /* The ranks that called MPI_Init under the runtime but never

@@ -159,12 +159,23 @@ int hl_openmpi_argv(char *const *hydra, size_t nprefix, const hl_config *cfg,
 	return 0;
 }
 
+#define ABORT_NOTICE "MPI_ABORT was invoked on rank "
+
+const char *hl_openmpi_abort_line(const char *log, int *rank)
+{
+	const char *s = strstr(log, ABORT_NOTICE);
+	if (s)
+		*rank = atoi(s + strlen(ABORT_NOTICE));
+	return s;
+}
+
 int hl_openmpi_failure(const char *log, char *msg, size_t len)
 {
 	const char *s;
+	int rank;
 	if (log == NULL)
 		return 0;
-	if ((s = strstr(log, "MPI_ABORT was invoked on rank")) != NULL)
+	if ((s = hl_openmpi_abort_line(log, &rank)) != NULL)
 		snprintf(msg, len, "a rank called MPI_Abort: %.*s", (int)strcspn(s, "\n"), s);
 	else if ((s = strstr(log, "mpirun noticed that process rank")) != NULL)
 		snprintf(msg, len, "a rank died: %.*s", (int)strcspn(s, "\n"), s);

@@ -54,4 +54,8 @@ int hl_openmpi_argv(char *const *hydra, size_t nprefix, const hl_config *cfg,
  * MPI lost its notice ..." and returns 1; else 0. */
 int hl_openmpi_failure(const char *log, char *msg, size_t len);
 
+/* mpirun's notice of an MPI_Abort in log ("MPI_ABORT was invoked on rank
+ * R ..."), with the rank it names in *rank; NULL if there is none. */
+const char *hl_openmpi_abort_line(const char *log, int *rank);
+
 #endif

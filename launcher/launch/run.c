@@ -20,6 +20,7 @@
 #include "emulation.h"
 #include "util/rundir.h"
 #include "util/fsutil.h"
+#include "util/now.h"
 #include "hostfile.h"
 #include "hpcc_watch.h"
 #include "kernels/hpl.h"
@@ -224,14 +225,51 @@ static void rank_died(hl_run *run, const char *log, const char *unfinalized)
 		fail(run, 1, "%.*s", (int)strlen(died) - 2, died);   /* without its "; " */
 }
 
-/* Why a job failed, from what mpiexec printed; unfinalized: the ranks
- * that ended without MPI_Finalize, or NULL. */
+/* MPICH's line of a rank's MPI_Abort ("... MPI_Abort(COMM, CODE) -
+ * process RANK"), with that rank in *rank (-1 if it names none). */
+static const char *mpich_abort_line(const char *log, int *rank)
+{
+	const char *s = strstr(log, "MPI_Abort(");
+	if (s) {
+		const char *p = strstr(s, " - process ");
+		*rank = p && p < s + strcspn(s, "\n") ? atoi(p + strlen(" - process ")) : -1;
+	}
+	return s;
+}
+
+/* The launcher's line of this rank's MPI_Abort, if the log kept it (MPICH
+ * prints one a rank, Open MPI's mpirun one a job); another rank's is not
+ * this one's: when every rank aborts, the runtime's first need not be the
+ * log's. */
+static const char *abort_line_of(const char *log, int rank)
+{
+	int r;
+	for (const char *s = log; (s = mpich_abort_line(s, &r)) != NULL; s++)
+		if (r == rank)
+			return s;
+	for (const char *s = log; (s = hl_openmpi_abort_line(s, &r)) != NULL; s++)
+		if (r == rank)
+			return s;
+	return NULL;
+}
+
+/* The runtime's record of a rank's MPI_Abort, whatever reached the log. */
+static void aborted_by(hl_run *run, const char *log)
+{
+	const char *s = abort_line_of(log, run->abort.rank);
+	fail(run, 1, "rank %d called MPI_Abort (error code %d)%s%.*s", run->abort.rank,
+	     run->abort.code, s ? ": " : "", s ? (int)strcspn(s, "\n") : 0, s ? s : "");
+}
+
+/* Why a job failed, from the runtime's records and what mpiexec printed;
+ * unfinalized: the ranks that ended without MPI_Finalize, or NULL. */
 static void diagnose(hl_run *run, const hl_config *cfg, const char *program,
                      const char *unfinalized)
 {
 	const char *log = run->job.log ? run->job.log : "";
 	const char *s;
 	char msg[sizeof run->error];
+	int rank;
 	if (run->job.exec_failed) {
 		fail(run, 1, "cannot start %s: %s",
 		     hl_slurm_wanted(cfg) ? "srun" : cfg->mpiexec ? cfg->mpiexec[0]
@@ -246,6 +284,8 @@ static void diagnose(hl_run *run, const hl_config *cfg, const char *program,
 		fail(run, 1, "%s", msg);
 	} else if (run->job.interrupted) {
 		fail(run, 1, "interrupted: the job was ended");
+	} else if (run->aborted) {
+		aborted_by(run, log);
 	} else if ((s = strstr(log, "execvp error on file")) != NULL) {
 		fail(run, 1, "the program could not be started on a host: %s (%.*s)", program,
 		     (int)strcspn(s, "\n"), s);
@@ -254,7 +294,7 @@ static void diagnose(hl_run *run, const hl_config *cfg, const char *program,
 		fail(run, 1, "a host could not be reached: %.*s", (int)strcspn(s, "\n"), s);
 	} else if (hl_openmpi_failure(log, msg, sizeof msg)) {
 		fail(run, 1, "%s", msg);
-	} else if ((s = strstr(log, "MPI_Abort(")) != NULL) {
+	} else if ((s = mpich_abort_line(log, &rank)) != NULL) {
 		fail(run, 1, "a rank called MPI_Abort: %.*s", (int)strcspn(s, "\n"), s);
 	} else if (unfinalized || strstr(log, "BAD TERMINATION") != NULL) {
 		rank_died(run, log, unfinalized);
@@ -378,6 +418,7 @@ typedef struct {
 	hl_hpcc_watch hpcc;           /* kernel: hpl: hpcc's sections as they come */
 	argv_t argv;                  /* the command */
 	int lock_fd;                  /* DIR/.hetlaunch.lock, held; -1: none */
+	double started;               /* hl_now() when the job was started */
 	char err[1024];
 } job_state;
 
@@ -894,6 +935,7 @@ static int job_spawn(job_state *j)
 		j->emu_watch = 1;
 	}
 	hl_hpcc_watch_init(&j->hpcc, j->cwd);
+	j->started = hl_now();
 	if (hl_spawn(&so, &run->job, j->err, sizeof j->err) < 0)
 		return fail(run, 1, "%s", j->err);
 	if (j->cfg->kernel == HL_KERNEL_HPL) {   /* what came after the last poll */
@@ -1092,6 +1134,8 @@ static void job_verdict(job_state *j)
 	hl_run *run = j->run;
 	run->status = 0;
 	char why[300];
+	run->aborted = hl_emu_aborted(&j->emu, &run->abort);
+	run->abort.at = run->aborted ? run->abort.at - j->started : 0.0;
 	diagnose(run, cfg, j->program,
 	         unfinalized(&j->emu, run->nranks, why, sizeof why) ? why : NULL);
 	/* The runtime ended the job, and said why: that, not mpiexec's status. */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "config/config.h"
+#include "emulation.h"
 #include "placement.h"
 #include "layouts/plan.h"
 #include "spawn.h"
@@ -36,6 +37,8 @@ typedef struct {
 	double predicted_time;   /* emulate: W x cost / K (s); 0 otherwise */
 	double host_mflops;
 	hl_spawn_result job;
+	int aborted;             /* a rank called MPI_Abort under the runtime: */
+	hl_emu_abort abort;      /* which, its code, and at: s after the job started */
 	int emulated, overrun_flagged;
 	double overrun_fraction;
 	size_t *rank_machine;    /* [nranks] config index of each rank's machine */

@@ -166,6 +166,22 @@ static void report_predicted(jw *w, const hl_plan *plan, const hl_run *run)
 	jw_end(w);
 }
 
+/* job.aborted_by: the runtime's record of the first MPI_Abort, which the
+ * log may lack; null without one (or without the runtime). */
+static void report_abort(jw *w, const hl_run *run)
+{
+	jw_key(w, "aborted_by");
+	if (!run->aborted) {
+		jw_null(w);
+		return;
+	}
+	jw_obj(w);
+	jw_key(w, "rank"); jw_uint(w, (size_t)run->abort.rank);
+	jw_key(w, "code"); jw_num(w, run->abort.code);   /* any int, negative too */
+	jw_key(w, "at"); jw_num(w, run->abort.at);
+	jw_end(w);
+}
+
 /* job: how the job's process ended, and for hpcc where its time went. */
 static void report_job(jw *w, const hl_config *cfg, const hl_run *run)
 {
@@ -181,6 +197,7 @@ static void report_job(jw *w, const hl_config *cfg, const hl_run *run)
 	jw_key(w, "interrupted"); jw_bool(w, run->job.interrupted != 0);
 	jw_key(w, "stalled"); jw_bool(w, run->job.stalled);
 	jw_key(w, "elapsed"); jw_num(w, run->job.elapsed);
+	report_abort(w, run);
 	/* hpcc runs fifteen other benchmarks before HPL: the job's wall time
 	 * split into HPL's section and the rest (start-up included) */
 	if (cfg->kernel == HL_KERNEL_HPL) {

@@ -183,6 +183,12 @@ static void mpirun_failures(void **state)
 	assert_non_null(strstr(msg, "Open MPI lost its notice"));
 	assert_false(hl_openmpi_failure("PASSED\n", msg, sizeof msg));
 	assert_false(hl_openmpi_failure(NULL, msg, sizeof msg));
+	/* the rank of the notice, matched against the runtime's record */
+	int rank = -1;
+	const char *log = "x\nMPI_ABORT was invoked on rank 12 in communicator MPI_COMM_WORLD\n";
+	assert_ptr_equal(hl_openmpi_abort_line(log, &rank), log + 2);
+	assert_int_equal(rank, 12);
+	assert_null(hl_openmpi_abort_line("MPI_Abort(MPI_COMM_WORLD, 3) - process 1\n", &rank));
 }
 
 static void programs(void **state)

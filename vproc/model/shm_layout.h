@@ -19,7 +19,7 @@
 #include "model.h"
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 13u
+#define VR_SHM_VERSION 14u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 #define VR_MAX_LINKED   64     /* machines of a network: links */
@@ -210,6 +210,15 @@ typedef struct {
 	 * its stderr line can be lost when mpiexec kills the job first. */
 	_Atomic int refused;                        /* 1: refusal[] is set */
 	char refusal[256];
+	/* ---- The program's first MPI_Abort (bindings/init.c) ----------------
+	 * Which rank called it, with which code and when, written before
+	 * PMPI_Abort: mpiexec can kill the ranks before the line MPI prints
+	 * about it reaches the log.  The first caller wins: aborted goes 0 ->
+	 * 2 (writing) -> 1 (the fields are set). */
+	_Atomic int aborted;
+	int32_t abort_rank;                         /* in MPI_COMM_WORLD */
+	int32_t abort_code;                         /* its error code */
+	unsigned long long abort_ns;                /* CLOCK_MONOTONIC */
 	/* ---- Pending messages beyond a rank's list (vorder.c) ----------------
 	 * A rank's messages not yet received that do not fit its list
 	 * (VR_PENDING_CAP) are chained in chunks of this pool, under the

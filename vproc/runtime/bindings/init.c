@@ -1,7 +1,7 @@
 /*
- * init.c -- the interposed MPI_Init, MPI_Init_thread, MPI_Query_thread and
- * MPI_Finalize: where the runtime attaches to the emulation (emu.c) and
- * leaves it.  Above coll.c (MPI_Finalize's barrier), which is above
+ * init.c -- the interposed MPI_Init, MPI_Init_thread, MPI_Query_thread,
+ * MPI_Finalize and MPI_Abort: where the runtime attaches to the emulation
+ * (emu.c) and leaves it.  Above coll.c (MPI_Finalize's barrier), which is above
  * p2p.c's sendrecv: the bindings call one way.
  */
 #include "bindings.h"
@@ -49,4 +49,21 @@ int MPI_Finalize(void)
 	vr_barrier(MPI_COMM_WORLD);
 	vr_emu_finalize();
 	return PMPI_Finalize();
+}
+
+/* Recorded before MPI ends the job (emu.c): Hydra can kill the ranks
+ * before MPICH's "MPI_Abort(" line reaches the log.  BLACS's blacs_abort
+ * and MPICH's Fortran MPI_ABORT come here too. */
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+	vr_emu_aborting(errorcode);
+	return PMPI_Abort(comm, errorcode);
+}
+
+/* Open MPI's Fortran MPI_ABORT calls PMPI_Abort, not MPI_Abort (MPICH's
+ * calls MPI_Abort): its entry is interposed as well. */
+void mpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr);
+void mpi_abort_(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierr)
+{
+	*ierr = MPI_Abort(MPI_Comm_f2c(*comm), *errorcode);
 }

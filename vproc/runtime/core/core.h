@@ -63,6 +63,9 @@ void vr_emu_finalize(void);
 /* MPI_Finalize's entry, for hetlaunch to tell a rank that called it
  * from one that ended without it. */
 void vr_emu_finalizing(void);
+/* MPI_Abort's entry: the first rank's, its code and time, for hetlaunch
+ * to name even when the MPI launcher's line about it is lost. */
+void vr_emu_aborting(int code);
 int vr_emulating(void);
 /* The plan's machine of a world rank; -1 without a segment. */
 int vr_machine_of(int world_rank);

@@ -85,6 +85,15 @@ int vr_machine_of(int w)
 	return vr_seg.shm && w >= 0 && (unsigned)w < vr_seg.shm->nranks ? vr_seg.shm->rank_machine[w] : -1;
 }
 
+/* 1 if this rank is the first to claim a record of the segment (its
+ * state 0 -> 2, being written): it then fills the record and stores 1,
+ * the state hetlaunch reads. */
+static int first_to(_Atomic int *state)
+{
+	int no = 0;
+	return atomic_compare_exchange_strong(state, &no, 2);
+}
+
 /* A runtime that cannot do what hetlaunch asked must not run silently at
  * the wrong speed: say why and end the job. */
 /* MPI_Abort from a second thread while the first is inside MPI can stall
@@ -105,13 +114,23 @@ static void die(const char *what)
 	if (pthread_create(&t, NULL, exit_later, NULL) == 0)
 		pthread_detach(t);
 	fprintf(stderr, "libhetlaunch-rt: %s: %s\n", getenv("HETLAUNCH_SHM"), what);
-	int no = 0, rank = -1;
+	int rank = -1;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-	if (vr_seg.shm != NULL && atomic_compare_exchange_strong(&vr_seg.shm->refused, &no, 2)) {
+	if (vr_seg.shm != NULL && first_to(&vr_seg.shm->refused)) {
 		snprintf(vr_seg.shm->refusal, sizeof vr_seg.shm->refusal, "rank %d: %s", rank, what);
-		atomic_store(&vr_seg.shm->refused, 1);   /* after the text: hetlaunch reads it */
+		atomic_store(&vr_seg.shm->refused, 1);   /* after the text */
 	}
 	PMPI_Abort(MPI_COMM_WORLD, 3);
+}
+
+void vr_emu_aborting(int code)
+{
+	if (vr_seg.shm == NULL || !first_to(&vr_seg.shm->aborted))
+		return;
+	vr_seg.shm->abort_rank = vr_seg.world_rank;
+	vr_seg.shm->abort_code = code;
+	vr_seg.shm->abort_ns = now_ns(CLOCK_MONOTONIC);
+	atomic_store(&vr_seg.shm->aborted, 1);   /* after the fields */
 }
 
 /* The rank's account and timeline (account.c, trace.c), from the end of
