@@ -40,20 +40,6 @@ void vproc_lu_sring(vproc_vsim *s, size_t p, size_t root, double bytes)
 		vproc_vsim_message(s, row + (root + d) % Q, row + (root + d - 1) % Q, bytes);
 }
 
-/* BLACS's increasing ring (BI_IdringBS/BR, step +1) along row p. */
-void vproc_lu_iring(vproc_vsim *s, size_t p, size_t root, double bytes)
-{
-	size_t Q = s->pl->Q, row = p * Q;
-	for (size_t d = 0; d + 1 < Q; d++)
-		vproc_vsim_message(s, row + (root + d) % Q, row + (root + d + 1) % Q, bytes);
-}
-
-/* Machine m's latency to the network, seconds (the bus's when shared). */
-static double latency_of(const vproc_lu_platform *pl, size_t m)
-{
-	return pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
-}
-
 /* PDGETF2's messages down process column qk, played on clocks alone
  * (s->aux, one per process row) to find the panel's communication time:
  * they are 16 bytes or a row of kb words, so the ports' bookings are left
@@ -67,7 +53,7 @@ static void col_send(vproc_vsim *s, size_t qk, size_t a, size_t b, double bytes)
 	unsigned long long t = s->aux[a];
 	if (ma != mb) {
 		double bw = pl->bus ? pl->bus_bytes_per_s : pl->bytes_per_s ? pl->bytes_per_s[ma] : 0;
-		t += (unsigned long long)llround((latency_of(pl, ma) + (bw > 0 ? bytes / bw : 0)) * 1e9);
+		t += (unsigned long long)llround((vproc_vsim_latency(pl, ma) + (bw > 0 ? bytes / bw : 0)) * 1e9);
 	}
 	s->aux[b] = t > s->aux[b] ? t : s->aux[b];
 }
@@ -198,13 +184,7 @@ static void swaps(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
 			double c = (double)(kb / P + ((h - 1) < kb % P));
 			if (c == 0)
 				continue;
-			vproc_vsim_exchange(s, a, b, 8.0 * cols * c);
-			size_t m = pl->machine[a];
-			if (m == pl->machine[b])
-				continue;
-			unsigned long long t = s->clock[a] > s->clock[b] ? s->clock[a] : s->clock[b];
-			t += (unsigned long long)llround((2.0 * c - 1.0) * latency_of(pl, m) * 1e9);
-			s->clock[a] = s->clock[b] = t;
+			vproc_vsim_exchanges(s, a, b, 8.0 * cols * c, 2.0 * c);
 		}
 	}
 }
@@ -260,7 +240,7 @@ static void trsm_piece(vproc_vsim *s, size_t x, size_t root, size_t kb, size_t w
 	vproc_vsim_compute(s, root, (double)kb * (double)kb * (double)w);
 	size_t m = pl->machine[x];
 	if (c > 1 && m != pl->machine[root]) {
-		double extra = 2.0 * (double)(c - 1) * latency_of(pl, m);
+		double extra = 2.0 * (double)(c - 1) * vproc_vsim_latency(pl, m);
 		s->clock[root] += (unsigned long long)llround(extra * 1e9);
 	}
 	if (x != root)
@@ -300,21 +280,12 @@ static void trsm_ab(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
 	const vproc_lu_platform *pl = s->pl;
 	double bytes = 8.0 * (double)kb * (double)kb;
 	if (kb > PB_NB && pl->n - lo2 > PB_NB)
-		vproc_lu_iring(s, pk, qk, bytes);
+		vproc_vsim_ring(s, pk * pl->Q, 1, pl->Q, qk, 1, bytes);
 	else
 		vproc_lu_sring(s, pk, qk, bytes);
 	for (size_t q = 0; q < pl->Q; q++)
 		vproc_vsim_compute(s, pk * pl->Q + q,
 		                   (double)kb * (double)kb * (double)cols_from(pl, lo2, q));
-}
-
-/* BLACS's increasing ring (BI_IdringBS/BR, step +1) down column q from
- * row root: each process forwards after it has the message. */
-static void col_iring(vproc_vsim *s, size_t q, size_t root, double bytes)
-{
-	size_t P = s->pl->P, Q = s->pl->Q;
-	for (size_t d = 0; d + 1 < P; d++)
-		vproc_vsim_message(s, ((root + d) % P) * Q + q, ((root + d + 1) % P) * Q + q, bytes);
 }
 
 /* PDGEMM (PB_CpgemmAB): L21 along every row by the split ring, U down
@@ -334,7 +305,7 @@ static void update(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
 	for (size_t q = 0; q < Q && P > 1; q++) {
 		double bytes = 8.0 * (double)cols_from(pl, lo2, q) * (double)kb;
 		if (ring)
-			col_iring(s, q, pk, bytes);
+			vproc_vsim_ring(s, q, Q, P, pk, 1, bytes);
 		else
 			vproc_vsim_bcast(s, q, Q, P, pk, bytes);
 	}

@@ -29,10 +29,9 @@ vproc_status vproc_lu_play_time(const vproc_lu_platform *pl, vproc_lu_seconds *o
  * costs, for the caller's budget (uses pl's n, b, P, Q only). */
 double vproc_lu_play_events(const vproc_lu_platform *pl);
 
-/* The topologies, on row p of s's grid from column root (exposed for the
- * unit tests). */
+/* BLACS's split ring on row p of s's grid from column root (exposed for
+ * the unit tests). */
 void vproc_lu_sring(vproc_vsim *s, size_t p, size_t root, double bytes);
-void vproc_lu_iring(vproc_vsim *s, size_t p, size_t root, double bytes);
 
 /* 1 when pdtrsm_ takes PB_CptrsmAB for PDGETRF's solve of kb rows and
  * ncols columns on a P x Q grid of block size b, 0 for PB_CptrsmB. */
