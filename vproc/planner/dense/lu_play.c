@@ -7,10 +7,6 @@
 #include "lu_play.h"
 #include "vsim.h"
 
-/* PILAENV: PBLAS's logical block size (PBLAS/SRC/pilaenv.f returns 32),
- * which decides PDTRSM's topologies and PB_CptrsmB's pieces. */
-#define PB_NB 32
-
 /* Columns of global index >= lo that process column q owns. */
 static size_t cols_from(const vproc_lu_platform *pl, size_t lo, size_t q)
 {
@@ -20,6 +16,19 @@ static size_t cols_from(const vproc_lu_platform *pl, size_t lo, size_t q)
 static size_t rows_from(const vproc_lu_platform *pl, size_t lo, size_t p)
 {
 	return vproc_cyclic_owned_from(lo, pl->n, pl->b, p, pl->P);
+}
+
+double vproc_lu_pivot_weight(const vproc_lu_platform *pl, size_t lo, size_t kb)
+{
+	double w = 0;
+	for (size_t K = lo; K < lo + kb && K < pl->n; K++)
+		w += 1.0 / (double)(pl->n - K);
+	return w;
+}
+
+double vproc_lu_pivots_on(const vproc_lu_platform *pl, size_t lo, size_t kb, double w, size_t x)
+{
+	return (double)rows_from(pl, lo + kb, x) * w;
 }
 
 /* BLACS's split ring (BI_SringBS, BI_SringBR) along process row p from
@@ -107,17 +116,27 @@ static unsigned long long col_last(const vproc_vsim *s)
 	return t;
 }
 
+/* The fraction of the panel's pivots (rows [lo, lo + kb), process row
+ * pk) expected on other process rows (vproc_lu_pivots_on). */
+static double across(const vproc_lu_platform *pl, size_t lo, size_t kb, size_t pk)
+{
+	double w = vproc_lu_pivot_weight(pl, lo, kb), c = 0;
+	for (size_t h = 1; h < pl->P; h++)
+		c += vproc_lu_pivots_on(pl, lo, kb, w, (pk + h) % pl->P);
+	return c / (double)kb;
+}
+
 /* The kb columns' communication, seconds: three columns played from a
  * common start, the first as it is (it fills the pipeline: a column's
  * combine starts where the last broadcast reached first) and the last
- * two's halved time for each of the kb - 1 others.  The pivot lies in
- * another process row (P - 1) / P of the time for a random matrix: the
- * times with and without the exchange, weighted so; the other row is
- * taken half the column away. */
-static double col_seconds(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
+ * two's halved time for each of the kb - 1 others.  The times with and
+ * without the pivot's exchange, weighted by how often the pivot lies in
+ * another process row (across()); the other row is taken half the
+ * column away. */
+static double col_seconds(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 {
 	size_t P = s->pl->P;
-	double t[2];
+	double t[2], x = across(s->pl, lo, kb, pk);
 	for (int swap = 0; swap < 2; swap++) {
 		unsigned long long first = 0;
 		for (size_t p = 0; p < P; p++)
@@ -129,7 +148,7 @@ static double col_seconds(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
 		double period = (double)(col_last(s) - first) / 2.0;
 		t[swap] = ((double)first + (double)(kb - 1) * period) * 1e-9;
 	}
-	return (t[0] + (double)(P - 1) * t[1]) / (double)P;
+	return (1.0 - x) * t[0] + x * t[1];
 }
 
 /* PDGETF2 on process column qk, rows from lo, kb columns.  With P > 1,
@@ -146,7 +165,7 @@ static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 	const vproc_lu_platform *pl = s->pl;
 	size_t P = pl->P, Q = pl->Q;
 	if (P > 1) {
-		double comm = col_seconds(s, kb, pk, qk);
+		double comm = col_seconds(s, lo, kb, pk, qk);
 		unsigned long long t = 0;
 		for (size_t p = 0; p < P; p++)
 			t = s->clock[p * Q + qk] > t ? s->clock[p * Q + qk] : t;
@@ -164,28 +183,66 @@ static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 		vproc_lu_sring(s, p, qk, 4.0 * (double)kb);
 }
 
-/* PDLASWP (P > 1), both calls: in every process column, each of the kb
- * pivots swaps a row of the process's other columns between row pk and
- * another process row, (P - 1) / P of them across rows for a random
- * matrix; two latencies a pivot (the two calls, each PDSWAP's exchange
- * one latency: both send, then receive) and its row's bytes once (the
- * two calls split the columns).  Each other row's exchanges are booked
- * as one exchange of their bytes, and the latencies of the rest added
- * to the later of the two, where both then are (each exchange waits for
- * the later one's send). */
-static void swaps(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
+/* The rest of a chain of n exchanges at process a, each latency lat,
+ * with the m processes x of who[] (their c summing to n, their squares
+ * to sq), whose first exchange with each is played: the others cost a
+ * f(m') latencies each, m' = n^2 / sq the partners' effective number and
+ * f(m) = sqrt(2 / (m + 1)) (vproc_lu_swap_chain); the partners end with a. */
+static void chain_rest(vproc_vsim *s, size_t a, const size_t *who, size_t m, double n, double sq,
+                       double lat)
+{
+	double rest = (n * sqrt(2.0 / (n * n / sq + 1.0)) - 1.0) * lat;
+	if (rest <= 0)
+		return;
+	unsigned long long t = s->clock[a];
+	for (size_t i = 0; i < m; i++)
+		t = s->clock[who[i]] > t ? s->clock[who[i]] : t;
+	t += (unsigned long long)llround(rest * 1e9);
+	s->clock[a] = t;
+	for (size_t i = 0; i < m; i++)
+		s->clock[who[i]] = t;
+}
+
+void vproc_lu_swap_chain(vproc_vsim *s, size_t lo, size_t kb, double w, size_t pk, size_t q,
+                         double calls, double row_bytes)
 {
 	const vproc_lu_platform *pl = s->pl;
-	size_t P = pl->P, Q = pl->Q;
-	for (size_t q = 0; q < Q; q++) {
-		double cols = (double)cols_from(pl, 0, q) - (q == qk ? (double)kb : 0.0);
-		for (size_t h = 1; h < P && cols > 0; h++) {
-			size_t a = pk * Q + q, b = ((pk + h) % P) * Q + q;
-			double c = (double)(kb / P + ((h - 1) < kb % P));
-			if (c == 0)
-				continue;
-			vproc_vsim_exchanges(s, a, b, 8.0 * cols * c, 2.0 * c);
-		}
+	size_t P = pl->P, Q = pl->Q, a = pk * Q + q, m = 0, *who = s->scratch;
+	double n = 0, sq = 0;
+	for (size_t h = 1; h < P; h++) {
+		size_t x = (pk + h) % P * Q + q;
+		double c = calls * vproc_lu_pivots_on(pl, lo, kb, w, (pk + h) % P);
+		if (c <= 0)
+			continue;
+		vproc_vsim_exchange(s, a, x, row_bytes * c);
+		if (pl->machine[x] == pl->machine[a])
+			continue;   /* free inside a machine */
+		who[m++] = x;
+		n += c;
+		sq += c * c;
+	}
+	if (m > 0)
+		chain_rest(s, a, who, m, n, sq, vproc_vsim_latency(pl, pl->machine[a]));
+}
+
+/* PDLASWP (P > 1): its two calls, on the columns left of the panel and
+ * those right of it; in each, every pivot on another process row than
+ * the panel's swaps its row with row pk's in every process column that
+ * owns some of the call's columns (pdswap_.c: a process column without
+ * any returns).  So a process column's chain has a pass over the pivots
+ * for each call it has columns in: none at all on step 0's panel
+ * column, one on the first step's others (PDGETRF's first call has no
+ * columns), two once both sides have some. */
+static void swaps(vproc_vsim *s, size_t lo, size_t kb, size_t pk)
+{
+	const vproc_lu_platform *pl = s->pl;
+	double w = vproc_lu_pivot_weight(pl, lo, kb);
+	for (size_t q = 0; q < pl->Q; q++) {
+		double left = (double)vproc_cyclic_owned_from(0, lo, pl->b, q, pl->Q);
+		double right = (double)cols_from(pl, lo + kb, q);
+		double calls = (left > 0) + (right > 0);
+		if (calls > 0)
+			vproc_lu_swap_chain(s, lo, kb, w, pk, q, calls, 8.0 * (left + right) / calls);
 	}
 }
 
@@ -210,7 +267,7 @@ int vproc_lu_trsm_ab(size_t P, size_t Q, size_t b, size_t kb, size_t ncols)
 static double trsm_pieces(const vproc_lu_platform *pl)
 {
 	double n = (double)pl->n, b = (double)pl->b, M = ceil(n / b);
-	return n * n / (2.0 * b * PB_NB) + M * (double)pl->Q;
+	return n * n / (2.0 * b * VPROC_LU_PILAENV) + M * (double)pl->Q;
 }
 
 /* How many of PB_CptrsmB's pieces one message books: 1 (each piece on
@@ -259,7 +316,7 @@ static void trsm_b(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
 	size_t first = (lo2 / pl->b) % Q;
 	for (size_t h = 0; h < Q; h++) {
 		size_t q = (first + h) % Q, cols = cols_from(pl, lo2, q), x = pk * Q + q;
-		size_t nbb = cols ? cols / ((cols - 1) / PB_NB + 1) : 0;
+		size_t nbb = cols ? cols / ((cols - 1) / VPROC_LU_PILAENV + 1) : 0;
 		for (size_t left = cols; left > 0;) {
 			size_t c = 0, w = 0;
 			for (; c < g && left > 0; c++) {
@@ -279,7 +336,7 @@ static void trsm_ab(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
 	double bytes = 8.0 * (double)kb * (double)kb;
-	if (kb > PB_NB && pl->n - lo2 > PB_NB)
+	if (kb > VPROC_LU_PILAENV && pl->n - lo2 > VPROC_LU_PILAENV)
 		vproc_vsim_ring(s, pk * pl->Q, 1, pl->Q, qk, 1, bytes);
 	else
 		vproc_lu_sring(s, pk, qk, bytes);
@@ -299,7 +356,7 @@ static void update(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
 	size_t P = pl->P, Q = pl->Q;
-	int ring = kb > PB_NB && pl->n - lo2 > PB_NB;
+	int ring = kb > VPROC_LU_PILAENV && pl->n - lo2 > VPROC_LU_PILAENV;
 	for (size_t p = 0; p < P; p++)
 		vproc_lu_sring(s, p, qk, 8.0 * (double)rows_from(pl, lo2, p) * (double)kb);
 	for (size_t q = 0; q < Q && P > 1; q++) {
@@ -322,7 +379,7 @@ static void lu_step(vproc_vsim *s, size_t k, size_t lo, size_t kb)
 	size_t pk = k % pl->P, qk = k % pl->Q, lo2 = lo + kb;
 	panel(s, lo, kb, pk, qk);
 	if (pl->P > 1)
-		swaps(s, kb, pk, qk);
+		swaps(s, lo, kb, pk);
 	if (lo2 >= pl->n)
 		return;
 	if (vproc_lu_trsm_ab(pl->P, pl->Q, pl->b, kb, pl->n - lo2))

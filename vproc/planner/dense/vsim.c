@@ -73,19 +73,6 @@ void vproc_vsim_exchange(vproc_vsim *s, size_t a, size_t b, double bytes)
 	s->clock[b] = b_got > s->clock[b] ? b_got : s->clock[b];
 }
 
-void vproc_vsim_exchanges(vproc_vsim *s, size_t a, size_t b, double bytes, double count)
-{
-	if (count <= 0)
-		return;
-	vproc_vsim_exchange(s, a, b, bytes);
-	size_t m = s->pl->machine[a];
-	if (count <= 1 || m == s->pl->machine[b])
-		return;
-	unsigned long long t = s->clock[a] > s->clock[b] ? s->clock[a] : s->clock[b];
-	t += (unsigned long long)llround((count - 1.0) * vproc_vsim_latency(s->pl, m) * 1e9);
-	s->clock[a] = s->clock[b] = t;
-}
-
 void vproc_vsim_ring(vproc_vsim *s, size_t first, size_t stride, size_t count, size_t root,
                      size_t step, double bytes)
 {

@@ -47,12 +47,6 @@ void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes);
  * (each arrives after the other's send, not after a round trip). */
 void vproc_vsim_exchange(vproc_vsim *s, size_t a, size_t b, double bytes);
 
-/* `count` exchanges in a row between a and b (a real count: an expected
- * number; none when count <= 0), booked as one exchange of `bytes`, all
- * of theirs, with the other count - 1 latencies added to both clocks
- * (each exchange waits for the later one's send). */
-void vproc_vsim_exchanges(vproc_vsim *s, size_t a, size_t b, double bytes, double count);
-
 /* BLACS's rings over first + i * stride (count of them) from index root,
  * each process forwarding after it has the message: step 1 the
  * increasing ring (BI_IdringBS/BR), count - 1 the decreasing one. */
