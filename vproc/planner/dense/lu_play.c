@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "lu_play.h"
+#include "lu_solve.h"
 #include "vsim.h"
 
 /* Columns of global index >= lo that process column q owns. */
@@ -396,17 +397,43 @@ double vproc_lu_play_events(const vproc_lu_platform *pl)
 	/* a step: the panel's P rows of kb flop terms, its column play and
 	 * P x Q ring hops, the swaps' 2 Q (P - 1), the update's 3 P Q; the
 	 * solve's pieces three events each, grouped as piece_group() books
-	 * them.  The column play (two times three columns of about 6 P clock
-	 * updates, no calendar, a few ns each) counts as P events of 25-60
-	 * ns: counted as 24 P it put bench_plan's 2D plan of 4096 processors
-	 * over the budget, and layout auto then kept a 1d plan predicted 65
-	 * times slower (2518 s against 38.8 s). */
+	 * them; then hl-driver's PDGETRS (lu_solve.h).  The column play
+	 * (two times three columns of about 6 P clock updates, no calendar,
+	 * a few ns each) counts as P events of 25-60 ns: counted as 24 P it
+	 * put bench_plan's 2D plan of 4096 processors over the budget, and
+	 * layout auto then kept a 1d plan predicted 65 times slower (2518 s
+	 * against 38.8 s). */
 	double pieces = t > VPROC_LU_PLAY_PIECES ? VPROC_LU_PLAY_PIECES + M * Q : t;
 	double column_play = P > 1 ? P : 0.0;
-	return M * (6.0 * P * Q + 2.0 * Q + column_play) + (double)pl->n * P + 3.0 * pieces;
+	return M * (6.0 * P * Q + 2.0 * Q + column_play) + (double)pl->n * P + 3.0 * pieces +
+	       vproc_lu_getrs_events(pl);
+}
+
+/* The timed region before PDGETRF's steps: the barrier lets the ranks
+ * go, then PCHK1MAT's GLOBCHK. */
+static void lu_begin(vproc_vsim *s)
+{
+	vproc_vsim_timer_start(s);
+	vproc_vsim_globchk(s);
+}
+
+/* After them: PDGETRF agrees on INFO along each process row (IGAMN2D
+ * 'Rowwise' ' ': MPI_Allreduce), hl-driver solves (PDGETRS), the end's
+ * barrier. */
+static void lu_end(vproc_vsim *s)
+{
+	for (size_t p = 0; p < s->pl->P; p++)
+		vproc_vsim_allreduce(s, p * s->pl->Q, 1, s->pl->Q, 4.0);
+	vproc_lu_getrs(s);
+	vproc_vsim_timer_stop(s);
 }
 
 vproc_status vproc_lu_play_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
+{
+	return vproc_vsim_play(pl, lu_begin, lu_step, lu_end, out);
+}
+
+vproc_status vproc_lu_steps_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 {
 	return vproc_vsim_run(pl, lu_step, out);
 }

@@ -19,7 +19,14 @@
 #include "lu_time.h"
 #include "vsim.h"
 
+/* hl-driver's timed region of kernel lu (launcher/programs/driver.c):
+ * its barriers (vsim.h's timer), PDGETRF (PCHK1MAT's GLOBCHK, the steps,
+ * INFO's IGAMN2D along the rows) and PDGETRS (lu_solve.h). */
 vproc_status vproc_lu_play_time(const vproc_lu_platform *pl, vproc_lu_seconds *out);
+
+/* PDGETRF's steps alone, from clocks at 0 (the unit tests' hand-worked
+ * cases). */
+vproc_status vproc_lu_steps_time(const vproc_lu_platform *pl, vproc_lu_seconds *out);
 
 /* PILAENV: PBLAS's logical block size (PBLAS/SRC/pilaenv.f returns 32),
  * which decides PDTRSM's topologies, PB_CptrsmB's pieces and logical
