@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "colplay.h"
 #include "lu_play.h"
 #include "lu_solve.h"
 #include "vsim.h"
@@ -50,71 +51,30 @@ void vproc_lu_sring(vproc_vsim *s, size_t p, size_t root, double bytes)
 		vproc_vsim_message(s, row + (root + d) % Q, row + (root + d - 1) % Q, bytes);
 }
 
-/* PDGETF2's messages down process column qk, played on clocks alone
- * (s->aux, one per process row) to find the panel's communication time:
- * they are 16 bytes or a row of kb words, so the ports' bookings are left
- * out.
- * One message: b no earlier than a's clock plus the hop, 0 inside a
- * machine. */
-static void col_send(vproc_vsim *s, size_t qk, size_t a, size_t b, double bytes)
-{
-	const vproc_lu_platform *pl = s->pl;
-	size_t ma = pl->machine[a * pl->Q + qk], mb = pl->machine[b * pl->Q + qk];
-	unsigned long long t = s->aux[a];
-	if (ma != mb) {
-		double bw = pl->bus ? pl->bus_bytes_per_s : pl->bytes_per_s ? pl->bytes_per_s[ma] : 0;
-		t += (unsigned long long)llround((vproc_vsim_latency(pl, ma) + (bw > 0 ? bytes / bw : 0)) * 1e9);
-	}
-	s->aux[b] = t > s->aux[b] ? t : s->aux[b];
-}
+/* One column of PDGETF2, played on clocks alone (colplay.h): PDAMAX's
+ * inlined 1-tree combine to process row 0 and row 0's broadcast of
+ * (value, index) (PBLAS pdamax_.c, default topologies); PDSWAP's
+ * exchange of the kb-word row between row pk and the pivot's row piv
+ * (both send, then receive); PDGER's pivot row from pk down the column
+ * (PDGETRF sets the column-wise broadcast to ' ', MPI_Bcast). */
+typedef struct {
+	size_t kb, pk, piv, qk;
+} lu_col;
 
-/* MPI_Bcast down the column from row r over vproc_vsim_bcast's tree (one
- * leader per machine, met in order from the root, then free inside each
- * machine); on clocks without the sender's hold the sends' order does not
- * matter. */
-static void col_bcast(vproc_vsim *s, size_t qk, size_t r, double bytes)
+static void col_play(vproc_vsim *s, const void *arg)
 {
-	const vproc_lu_platform *pl = s->pl;
-	size_t P = pl->P, Q = pl->Q, *lead = s->scratch, *lead_of = s->scratch + P * Q;
-	size_t nl = vproc_vsim_leaders(s, qk, Q, P, r, lead, lead_of);
-	for (size_t i = 1; i < nl; i++)
-		col_send(s, qk, lead[i & (i - 1)] / Q, lead[i] / Q, bytes);
-	for (size_t x = 0; x < P; x++) {
-		size_t l = lead_of[pl->machine[x * Q + qk]] / Q;
-		s->aux[x] = s->aux[l] > s->aux[x] ? s->aux[l] : s->aux[x];
+	const lu_col *c = arg;
+	vproc_col_tree(s, c->qk, 16.0);
+	vproc_col_bcast(s, c->qk, 0, 16.0);
+	if (c->piv != c->pk) {
+		unsigned long long a = s->aux[c->pk];
+		vproc_col_send(s, c->qk, c->piv, c->pk, 8.0 * (double)c->kb);
+		unsigned long long got = s->aux[c->pk];
+		s->aux[c->pk] = a;
+		vproc_col_send(s, c->qk, c->pk, c->piv, 8.0 * (double)c->kb);
+		s->aux[c->pk] = got;
 	}
-}
-
-/* One column of PDGETF2: PDAMAX's inlined 1-tree combine to process row
- * 0 and row 0's broadcast of (value, index) (PBLAS pdamax_.c, default
- * topologies); PDSWAP's exchange of the kb-word row between row pk and
- * the pivot's row piv (both send, then receive); PDGER's pivot row from
- * pk down the column (PDGETRF sets the column-wise broadcast to ' ',
- * MPI_Bcast). */
-static void col_play(vproc_vsim *s, size_t kb, size_t pk, size_t piv, size_t qk)
-{
-	size_t P = s->pl->P;
-	for (size_t k = 1; k < P; k <<= 1)
-		for (size_t r = k; r < P; r += 2 * k)
-			col_send(s, qk, r, r - k, 16.0);
-	col_bcast(s, qk, 0, 16.0);
-	if (piv != pk) {
-		unsigned long long a = s->aux[pk];
-		col_send(s, qk, piv, pk, 8.0 * (double)kb);
-		unsigned long long got = s->aux[pk];
-		s->aux[pk] = a;
-		col_send(s, qk, pk, piv, 8.0 * (double)kb);
-		s->aux[pk] = got;
-	}
-	col_bcast(s, qk, pk, 4.0 * (double)kb);   /* the row's kb - j - 1 words, kb / 2 on average */
-}
-
-static unsigned long long col_last(const vproc_vsim *s)
-{
-	unsigned long long t = 0;
-	for (size_t p = 0; p < s->pl->P; p++)
-		t = s->aux[p] > t ? s->aux[p] : t;
-	return t;
+	vproc_col_bcast(s, c->qk, c->pk, 4.0 * (double)c->kb);   /* the row's kb - j - 1 words, kb / 2 on average */
 }
 
 /* The fraction of the panel's pivots (rows [lo, lo + kb), process row
@@ -127,29 +87,17 @@ static double across(const vproc_lu_platform *pl, size_t lo, size_t kb, size_t p
 	return c / (double)kb;
 }
 
-/* The kb columns' communication, seconds: three columns played from a
- * common start, the first as it is (it fills the pipeline: a column's
- * combine starts where the last broadcast reached first) and the last
- * two's halved time for each of the kb - 1 others.  The times with and
- * without the pivot's exchange, weighted by how often the pivot lies in
- * another process row (across()); the other row is taken half the
- * column away. */
+/* The kb columns' communication, seconds (vproc_col_seconds): the times
+ * with and without the pivot's exchange, weighted by how often the pivot
+ * lies in another process row (across()); the other row is taken half
+ * the column away. */
 static double col_seconds(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 {
 	size_t P = s->pl->P;
-	double t[2], x = across(s->pl, lo, kb, pk);
-	for (int swap = 0; swap < 2; swap++) {
-		unsigned long long first = 0;
-		for (size_t p = 0; p < P; p++)
-			s->aux[p] = 0;
-		for (int j = 0; j < 3; j++) {
-			col_play(s, kb, pk, swap ? (pk + P / 2) % P : pk, qk);
-			first = j == 0 ? col_last(s) : first;
-		}
-		double period = (double)(col_last(s) - first) / 2.0;
-		t[swap] = ((double)first + (double)(kb - 1) * period) * 1e-9;
-	}
-	return (1.0 - x) * t[0] + x * t[1];
+	lu_col stay = { kb, pk, pk, qk }, swap = { kb, pk, (pk + P / 2) % P, qk };
+	double x = across(s->pl, lo, kb, pk);
+	return (1.0 - x) * vproc_col_seconds(s, kb, col_play, &stay) +
+	       x * vproc_col_seconds(s, kb, col_play, &swap);
 }
 
 /* PDGETF2 on process column qk, rows from lo, kb columns.  With P > 1,
@@ -165,15 +113,8 @@ static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
 	size_t P = pl->P, Q = pl->Q;
-	if (P > 1) {
-		double comm = col_seconds(s, lo, kb, pk, qk);
-		unsigned long long t = 0;
-		for (size_t p = 0; p < P; p++)
-			t = s->clock[p * Q + qk] > t ? s->clock[p * Q + qk] : t;
-		t += (unsigned long long)llround(comm * 1e9);
-		for (size_t p = 0; p < P; p++)
-			s->clock[p * Q + qk] = t;
-	}
+	if (P > 1)
+		vproc_col_start(s, qk, col_seconds(s, lo, kb, pk, qk));
 	for (size_t p = 0; p < P; p++) {
 		double flops = 0;   /* the rank-1 updates, summed (arithmetic only) */
 		for (size_t j = 0; j < kb; j++)
