@@ -157,6 +157,13 @@ void vproc_vsim_timer_stop(vproc_vsim *s)
 	vproc_vsim_reduce(s, 0, 1, s->pl->P * s->pl->Q, 0, VPROC_VSIM_EMPTY);
 }
 
+void vproc_vsim_tree(vproc_vsim *s, size_t first, size_t stride, size_t count, double bytes)
+{
+	for (size_t k = 1; k < count; k <<= 1)
+		for (size_t r = k; r < count; r += 2 * k)
+			vproc_vsim_message(s, first + r * stride, first + (r - k) * stride, bytes);
+}
+
 void vproc_vsim_compute(vproc_vsim *s, size_t i, double flops)
 {
 	size_t m = s->pl->machine[i];

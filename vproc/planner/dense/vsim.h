@@ -73,6 +73,12 @@ void vproc_vsim_bcast(vproc_vsim *s, size_t first, size_t stride, size_t count, 
 void vproc_vsim_reduce(vproc_vsim *s, size_t first, size_t stride, size_t count, size_t root,
                        double bytes);
 
+/* PBLAS's inlined 1-tree combine to index 0 (pdamax_.c, pdnrm2_.c:
+ * member r sends to r - k at the level k with r mod 2k = k), over the
+ * members, not the machines (colplay.h's vproc_col_tree, on clocks
+ * alone). */
+void vproc_vsim_tree(vproc_vsim *s, size_t first, size_t stride, size_t count, double bytes);
+
 /* MPI_Allreduce as the runtime sends it (coll.c): reduced to index 0,
  * then broadcast from it. */
 void vproc_vsim_allreduce(vproc_vsim *s, size_t first, size_t stride, size_t count, double bytes);
