@@ -155,7 +155,7 @@ rc=$?
 # A list of Slurm node types says in a comment which counts to plan it for
 # ("# plan with: hetlaunch plan FILE --nodes gen1=4,gen3=2"), and a file
 # planned at another budget says that ("# plan with:
-# HETLAUNCH_PLAN_BUDGET=0.02 hetlaunch plan FILE").
+# HETLAUNCH_PLAN_BUDGET=0.016 hetlaunch plan FILE").
 nodes_of() { sed -n 's/^# plan with: .*\(--nodes [^ ]*\).*/\1/p' "$1"; }
 env_of() { sed -n 's/^# plan with: \(HETLAUNCH_[A-Z_]*=[^ ]*\) .*/\1/p' "$1"; }
 for f in configs/*.yaml tests/cli/good/*.yaml; do
@@ -585,10 +585,10 @@ grep -q '^  1d is [0-9.]* x faster$' "$tmp/auto1.txt" \
 	&& ok || bad "layout: auto does not keep 1d on tests/cli/good/auto-1d.yaml"
 # layout: auto when one plan's LU play is over the planner's budget
 # (auto_choice.c): at the default budget both plays run and 2d is kept by
-# them; at HETLAUNCH_PLAN_BUDGET=0.02 the 2d play is over, and both are
+# them; at HETLAUNCH_PLAN_BUDGET=0.016 the 2d play is over, and both are
 # compared on the sum of phases, which keeps 2d too (keeping the 1d plan
 # because it alone had seconds was the fault).
-for b in 1 0.02; do
+for b in 1 0.016; do
 	HETLAUNCH_PLAN_BUDGET=$b "$HETLAUNCH" plan --json tests/cli/good/auto-over-budget.yaml |
 	python3 -c '
 import json, sys; a = json.load(sys.stdin)["layout_auto"]; b = sys.argv[1]

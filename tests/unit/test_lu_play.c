@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "planner/dense/lu_play.h"
+#include "planner/dense/lu_solve.h"
 #include "planner/dense/lu_time.h"
 #include "planner/dense/vsim.h"
 
@@ -31,7 +32,7 @@ static void split_ring_on_a_row(void **state)
 	double mf[3] = { 1.0, 1.0, 1.0 }, lat[3] = { 1e-3, 1e-3, 1e-3 };
 	vproc_lu_platform pl = { 3, 1, 1, 3, mach, 3, mf, lat, NULL, 0, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
-	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
+	assert_int_equal(vproc_lu_steps_time(&pl, &s), VPROC_OK);
 	NEAR(s.total, 3e-3 + 20e-6);
 	NEAR(s.compute, 10e-6);
 }
@@ -48,7 +49,7 @@ static void trsm_b_round_trips(void **state)
 	double mf[2] = { 1e12, 1e12 }, lat[2] = { 1e-3, 1e-3 };
 	vproc_lu_platform pl = { 128, 64, 1, 2, mach, 2, mf, lat, NULL, 0, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
-	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
+	assert_int_equal(vproc_lu_steps_time(&pl, &s), VPROC_OK);
 	NEAR(s.total, 6e-3);
 	assert_int_equal(vproc_lu_time(&pl, &s), VPROC_OK);
 	NEAR(s.total, 2e-3);
@@ -65,15 +66,15 @@ static void trsm_b_grouped_pieces(void **state)
 	double mf[3] = { 1e12, 1e12, 1e12 }, lat[3] = { 1e-3, 1e-3, 1e-3 };
 	vproc_lu_platform pl = { 1024, 64, 1, 3, mach, 3, mf, lat, NULL, 0, 0, 0, 0, 1 };
 	vproc_lu_seconds one, grouped;
-	assert_int_equal(vproc_lu_play_time(&pl, &one), VPROC_OK);
+	assert_int_equal(vproc_lu_steps_time(&pl, &one), VPROC_OK);
 	for (size_t c = 2; c <= 5; c++) {
 		pl.piece_group = c;
-		assert_int_equal(vproc_lu_play_time(&pl, &grouped), VPROC_OK);
+		assert_int_equal(vproc_lu_steps_time(&pl, &grouped), VPROC_OK);
 		NEAR(grouped.total, one.total);
 	}
 	/* and the play's own choice at this size books each piece */
 	pl.piece_group = 0;
-	assert_int_equal(vproc_lu_play_time(&pl, &grouped), VPROC_OK);
+	assert_int_equal(vproc_lu_steps_time(&pl, &grouped), VPROC_OK);
 	NEAR(grouped.total, one.total);
 	assert_true(vproc_lu_play_events(&pl) > 0);
 }
@@ -82,14 +83,15 @@ static void trsm_b_grouped_pieces(void **state)
  * bandwidth.  Step 0 (pk = 0): the panel's one column: PDAMAX's combine
  * p1 -> p0 (L), its result p0 -> p1 (2L) and the pivot row p0 -> p1
  * (2L), or with the pivot on p1 the exchange first (p0 has p1's row at
- * 3L) and then the row (4L): 2L and 4L weighted half each, 3L; both
- * processes then 2 flops (3L + 2).  PDLASWP, the one pivot across rows:
- * both send, 4L + 2, and the second call's latency, 5L + 2; p0 solves 1
- * (5L + 3) and sends U down (6L + 3); p1 updates 2 (6L + 5).  Step 1
- * (pk = 1): the panel 3L from the later clock (p1's row reaches p0 at
- * 3L, with or without the exchange), 9L + 5, p1's 2 flops (9L + 7); the
- * exchange, p0 has p1's row at 10L + 7, and the second call's latency:
- * 11L + 7 us.  Machine m1 computed 2 + 2 + 2. */
+ * 3L) and then the row (4L): the pivot is row 0 or row 1, half each
+ * (vproc_lu_pivots_on: 1 row below x 1/2), 3L; both processes then 2
+ * flops (3L + 2).  PDLASWP: half a pivot across rows, one exchange (both
+ * send, 4L + 2) and no second latency (2 x 0.5 - 1 = 0); p0 solves 1
+ * (4L + 3) and sends U down (5L + 3); p1 updates 2 (5L + 5).  Step 1
+ * (pk = 1): row 1 is the only one left, its own pivot: the panel 3L
+ * without an exchange from the later clock, 8L + 5, p1's 2 flops
+ * (8L + 7); PDLASWP swaps nothing: 8L + 7 us (with (P - 1) / P of the
+ * pivots across rows, as before, 11L + 7).  Machine m1 computed 2 + 2 + 2. */
 static void panel_and_swaps_down_a_column(void **state)
 {
 	(void)state;
@@ -97,8 +99,8 @@ static void panel_and_swaps_down_a_column(void **state)
 	double mf[2] = { 1.0, 1.0 }, lat[2] = { 1e-3, 1e-3 };
 	vproc_lu_platform pl = { 2, 1, 2, 1, mach, 2, mf, lat, NULL, 0, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
-	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
-	NEAR(s.total, 11e-3 + 7e-6);
+	assert_int_equal(vproc_lu_steps_time(&pl, &s), VPROC_OK);
+	NEAR(s.total, 8e-3 + 7e-6);
 	NEAR(s.compute, 6e-6);
 }
 
@@ -106,10 +108,11 @@ static void panel_and_swaps_down_a_column(void **state)
  * bandwidth: one column, the trees played (pdamax_.c's 1-tree, then
  * MPI_Bcast's binomial tree, as the runtime sends both).  The combine
  * 1 -> 0 and 3 -> 2 (L), 2 -> 0 (2L); the result 0 -> 1 and 0 -> 2
- * (3L), 2 -> 3 (4L); the pivot row the same way, 3L and 4L: 4L.  With
- * the pivot on p2 (taken half the column away), p0 has p2's row at 4L
- * and the row's broadcast ends at 6L.  Weighted 1/4 and 3/4: 5.5L; then
- * p0's 2 flops.  Three tree levels of depth log2 4 each would say 6L. */
+ * (3L), 2 -> 3 (4L); the pivot row the same way, 3L and 4L: 4L; then
+ * p0's 2 flops.  The one row is its own pivot: no exchange (with the
+ * pivot on p2, taken half the column away, p0 would have p2's row at 4L
+ * and the row's broadcast would end at 6L).  Three tree levels of depth
+ * log2 4 each would say 6L. */
 static void panel_trees_down_four_machines(void **state)
 {
 	(void)state;
@@ -117,8 +120,8 @@ static void panel_trees_down_four_machines(void **state)
 	double mf[4] = { 1.0, 1.0, 1.0, 1.0 }, lat[4] = { 1e-3, 1e-3, 1e-3, 1e-3 };
 	vproc_lu_platform pl = { 1, 1, 4, 1, mach, 4, mf, lat, NULL, 0, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
-	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
-	NEAR(s.total, 5.5e-3 + 2e-6);
+	assert_int_equal(vproc_lu_steps_time(&pl, &s), VPROC_OK);
+	NEAR(s.total, 4e-3 + 2e-6);
 }
 
 /* MPI_Bcast over four machines from 0, links of 1 MB/s and no latency, 1000
@@ -152,6 +155,91 @@ static void trsm_choice(void **state)
 	assert_int_equal(vproc_lu_trsm_ab(2, 8, 64, 64, 64), 1);
 }
 
+/* The pivots expected across process rows, n = 4, b = 1, two process
+ * rows (rows 0 and 2 on row 0): column 0's pivot is uniform over rows
+ * 0..3, two of them (1, 3) on row 1: 2 / 4; column 1's over rows 1..3,
+ * row 2 on row 0: 1 / 3; column 2's over rows 2, 3: 1 / 2; column 3 is
+ * its own.  In all 4 / 3, where (P - 1) / P of 4 says 2.  And n = 256,
+ * b = 32: 116.7 (the 2 x 4 emulation's PDLAPIV swapped 119 across rows). */
+static void pivots_across_rows(void **state)
+{
+	(void)state;
+	size_t mach[2] = { 0, 1 };
+	double mf[2] = { 1.0, 1.0 };
+	vproc_lu_platform pl = { 4, 1, 2, 1, mach, 2, mf, NULL, NULL, 0, 0, 0, 0, 0 };
+	double all = 0;
+	for (size_t lo = 0; lo < 4; lo++)
+		all += vproc_lu_pivots_on(&pl, lo, 1, vproc_lu_pivot_weight(&pl, lo, 1), (lo + 1) % 2);
+	NEAR(all, 4.0 / 3.0);
+	pl.n = 256;
+	pl.b = 32;
+	all = 0;
+	for (size_t lo = 0; lo < 256; lo += 32)
+		all += vproc_lu_pivots_on(&pl, lo, 32, vproc_lu_pivot_weight(&pl, lo, 32),
+		                          (lo / 32 + 1) % 2);
+	assert_true(all > 116.6 && all < 116.8);
+}
+
+/* hl-driver's PDGETRS played from clocks at 0, n = 2, b = 1, L = 1 ms,
+ * speed and bandwidth infinite.
+ * A 1 x 2 row: PCHK2MAT's GLOBCHK, p0's broadcast (p1 at L), the
+ * allreduce to p0 (2L) and back (p1 at 3L).  PDLAPIV swaps nothing (one
+ * process row).  L (PB_CptrsmB, one logical block of 128 rows): p0
+ * solves row 0; p0 updates the look-ahead window, row 1, and sends it to
+ * p1, row 1's column (3L); p1 solves; the pieces summed into x's column
+ * 0: p1 -> p0 (4L).  U: A's last column is on p1, so p0 sends x there
+ * first (5L); p1 solves row 1, sends row 0's window to p0 (6L), p0
+ * solves; the sum, p1 -> p0, arrives at 6L: p0 6L, p1 5L.
+ * A 2 x 1 column: GLOBCHK as above (p0 2L, p1 3L).  PDLAPIV, block 0 on
+ * p0: its pivots to p1 (3L); row 0's pivot is on p1 half the time
+ * (1 row below of 2): one exchange (p0 has p1's entry at 4L, p1 p0's at
+ * 3L).  Block 1 on p1: its pivots reach p0 at 4L; row 1 is its own
+ * pivot.  L: p0 solves row 0 and rings it to p1 (5L); p1 updates and
+ * solves row 1, rings it to p0 (6L).  U, backward, the decreasing ring:
+ * p1 solves row 1, to p0 (still 6L); p0 solves row 0, to p1 (7L): p0
+ * 6L, p1 7L.  One process column gathers nothing. */
+static void getrs_by_hand(void **state)
+{
+	(void)state;
+	size_t mach[2] = { 0, 1 };
+	double mf[2] = { 1e12, 1e12 }, lat[2] = { 1e-3, 1e-3 };
+	vproc_lu_platform row = { 2, 1, 1, 2, mach, 2, mf, lat, NULL, 0, 0, 0, 0, 0 };
+	vproc_lu_platform col = { 2, 1, 2, 1, mach, 2, mf, lat, NULL, 0, 0, 0, 0, 0 };
+	vproc_vsim s;
+	assert_int_equal(vproc_vsim_init(&s, &row), VPROC_OK);
+	vproc_lu_getrs(&s);
+	assert_int_equal(s.clock[0], 6000000);
+	assert_int_equal(s.clock[1], 5000000);
+	vproc_vsim_free(&s);
+	assert_int_equal(vproc_vsim_init(&s, &col), VPROC_OK);
+	vproc_lu_getrs(&s);
+	assert_int_equal(s.clock[0], 6000000);
+	assert_int_equal(s.clock[1], 7000000);
+	vproc_vsim_free(&s);
+}
+
+/* hl-driver's timed region, the 1 x 2 row above (n = 2, b = 1).  The
+ * steps alone: step 0's pivots, L11 and L21 p0 -> p1 (L), step 1's
+ * pivots p1 -> p0: 2L.  The region: the barrier lets p1 go at L;
+ * PCHK1MAT's GLOBCHK, p0's broadcast (p1 at L), the allreduce (p0 2L,
+ * p1 3L); the steps' three messages to p1 leave p0 at 2L (p1 3L), step
+ * 1's pivots reach p0 at 4L; INFO's allreduce along the row (p0 4L, p1
+ * 5L); PDGETRS as above from p0 4L, p1 5L: GLOBCHK (p0 6L, p1 7L), L's
+ * window to p1 (7L) and its sum to p0 (8L), U's move of x to p1 (9L),
+ * its window and sum to p0 (10L); the end's fan-in, p1 -> p0, at 10L. */
+static void timed_region(void **state)
+{
+	(void)state;
+	size_t mach[2] = { 0, 1 };
+	double mf[2] = { 1e12, 1e12 }, lat[2] = { 1e-3, 1e-3 };
+	vproc_lu_platform pl = { 2, 1, 1, 2, mach, 2, mf, lat, NULL, 0, 0, 0, 0, 0 };
+	vproc_lu_seconds s;
+	assert_int_equal(vproc_lu_steps_time(&pl, &s), VPROC_OK);
+	NEAR(s.total, 2e-3);
+	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
+	NEAR(s.total, 10e-3);
+}
+
 /* One process: only the flops, 2/3 n^3 and the panels' lower order. */
 static void one_process(void **state)
 {
@@ -160,12 +248,12 @@ static void one_process(void **state)
 	double mf[1] = { 1.0 };
 	vproc_lu_platform pl = { 600, 32, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
-	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_OK);
+	assert_int_equal(vproc_lu_steps_time(&pl, &s), VPROC_OK);
 	double f = 2.0 / 3.0 * 600.0 * 600.0 * 600.0;
 	assert_true(s.compute * 1e6 > f && s.compute * 1e6 < 1.1 * f);
 	NEAR(s.total, s.compute);
 	mach[0] = 1;
-	assert_int_equal(vproc_lu_play_time(&pl, &s), VPROC_EINVAL);
+	assert_int_equal(vproc_lu_steps_time(&pl, &s), VPROC_EINVAL);
 }
 
 int main(void)
@@ -178,6 +266,9 @@ int main(void)
 		cmocka_unit_test(panel_trees_down_four_machines),
 		cmocka_unit_test(bcast_farthest_first),
 		cmocka_unit_test(trsm_choice),
+		cmocka_unit_test(pivots_across_rows),
+		cmocka_unit_test(getrs_by_hand),
+		cmocka_unit_test(timed_region),
 		cmocka_unit_test(one_process),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

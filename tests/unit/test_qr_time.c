@@ -15,10 +15,10 @@
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 
 /* n = 2, b = 1, one process.  Step 0: the panel's one column has nothing
- * to its right; T: 2 rows x 1 x 1 = 2; W = C^T V: 2 x 2 x 1 x 1 = 4; W T:
- * 1; C -= V W^T: 4.  Step 1: the last column, no update (PDGEQRF forms no
- * T for it): 11 flops.  Large n: 4/3 n^3 and the O(n^2 b) of T and W T
- * (7.7% more at n = 600, b = 32). */
+ * to its right; T of one column needs no DGEMV; W = C^T V: 2 x 2 x 1 x 1
+ * = 4; W T: 1; C -= V W^T: 4.  Step 1: the last column, no update
+ * (PDGEQRF forms no T for it): 9 flops.  Large n: 4/3 n^3 and the
+ * O(n^2 b) of T and W T (7.7% more at n = 600, b = 32). */
 static void one_process(void **state)
 {
 	(void)state;
@@ -27,8 +27,8 @@ static void one_process(void **state)
 	vproc_lu_platform pl = { 2, 1, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_qr_time(&pl, &s), VPROC_OK);
-	NEAR(s.total, 11e-6);
-	NEAR(s.compute, 11e-6);
+	NEAR(s.total, 9e-6);
+	NEAR(s.compute, 9e-6);
 	pl.n = 600;
 	pl.b = 32;
 	assert_int_equal(vproc_qr_time(&pl, &s), VPROC_OK);
@@ -36,31 +36,43 @@ static void one_process(void **state)
 	assert_true(s.compute * 1e6 > f && s.compute * 1e6 < 1.1 * f);
 }
 
-/* n = 2, b = 1, a 2 x 1 grid on two machines of a switch, latency L = 1 ms,
- * infinite bandwidth: process p owns row p.  Step 0 (panel on row 0): the
- * norm, p1 -> p0 (p0 at L), beta back (p1 at 2L); T: 1 flop each, summed
- * p1 -> p0 (p0 at 3L + 1); W: 2 flops each, summed p1 -> p0 (3L + 3), W T
- * on p0 (3L + 4), W back to p1 (4L + 4); C: 2 flops each (p0 3L + 6, p1
- * 4L + 6).  Step 1 (row 1 holds the diagonal): the norm p0 -> p1 (4L + 6),
- * beta back to p0: 5L + 6 us. */
+/* n = 4, b = 2, a 2 x 1 grid on two machines of a switch, latency L = 1 ms,
+ * infinite bandwidth: p0 owns rows 0-1, p1 rows 2-3.  hl-driver's barrier
+ * lets p1 go at L, PCHK1MAT's GLOBCHK (p0 2L, p1 3L).
+ * Step 0 (pk = 0).  Column 0: PDLARFG's alpha p0 -> p1 (3L), PDNRM2's
+ * 1-tree p1 -> p0 (4L) and row 0's broadcast (5L); PDLARF's DGEMV, 2 x 2
+ * rows x 1 = 4 each (p0 4L + 4, p1 5L + 4), w summed to row 0 (6L + 4)
+ * and back (7L + 4), DGER 4 each (p0 6L + 8, p1 7L + 8).  Column 1, the
+ * last, no PDLARF: alpha, the tree to p0 (8L + 8), its broadcast (9L +
+ * 8).  PDLARFT: 2 rows x 2 x 1 = 4 each, summed p1 -> p0 (10L + 12), a
+ * DTRMV of order 1 (10L + 13).  PDLARFB on columns 2-3: W 2 x 2 x 2 x 2
+ * = 16 each (p0 10L + 29, p1 9L + 28), summed to p0 (10L + 29), W T 2 x
+ * 2 x 2 = 8 (10L + 37), back to p1 (11L + 37), C 16 each (p0 10L + 53,
+ * p1 11L + 53).  Step 1 (pk = 1), the last block row, whose rows p1
+ * holds, so PDLARF sums w to p1 alone.  Column 2: alpha and the tree to
+ * p0 (12L + 53), its broadcast (13L + 53), p1's DGEMV 4 (13L + 57), p0's
+ * w to p1 (13L + 53, no wait), DGER (13L + 61).  Column 3: alpha and the
+ * tree to p0 (14L + 61), the broadcast (15L + 61).  The end's barrier:
+ * p1 -> p0, 16L + 61 us.  Machine m0 computed 4 + 4 + 4 + 1 + 16 + 8 +
+ * 16 = 53 us. */
 static void reductions_down_a_column(void **state)
 {
 	(void)state;
 	size_t mach[2] = { 0, 1 };
 	double mf[2] = { 1.0, 1.0 }, lat[2] = { 1e-3, 1e-3 };
-	vproc_lu_platform pl = { 2, 1, 2, 1, mach, 2, mf, lat, NULL, 0, 0, 0, 0 };
+	vproc_lu_platform pl = { 4, 2, 2, 1, mach, 2, mf, lat, NULL, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_qr_time(&pl, &s), VPROC_OK);
-	NEAR(s.total, 5e-3 + 6e-6);
-	NEAR(s.compute, 6e-6);
+	NEAR(s.total, 16e-3 + 61e-6);
+	NEAR(s.compute, 53e-6);
 	/* on one machine the messages are free and the two take turns on its
-	 * processor: T 1 + 1, W 2 + 2, W T 1, C 2 + 2 = 11 us */
+	 * processor: 53 + 52 = 105 us */
 	size_t one[2] = { 0, 0 };
 	pl.machine = one;
 	pl.nmachines = 1;
 	assert_int_equal(vproc_qr_time(&pl, &s), VPROC_OK);
-	NEAR(s.total, 11e-6);
-	NEAR(s.compute, 11e-6);
+	NEAR(s.total, 105e-6);
+	NEAR(s.compute, 105e-6);
 }
 
 /* 1 x 3 on a bus: V goes along the row as a ring, each hop across machines

@@ -4,12 +4,10 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "colplay.h"
 #include "lu_play.h"
+#include "lu_solve.h"
 #include "vsim.h"
-
-/* PILAENV: PBLAS's logical block size (PBLAS/SRC/pilaenv.f returns 32),
- * which decides PDTRSM's topologies and PB_CptrsmB's pieces. */
-#define PB_NB 32
 
 /* Columns of global index >= lo that process column q owns. */
 static size_t cols_from(const vproc_lu_platform *pl, size_t lo, size_t q)
@@ -20,6 +18,19 @@ static size_t cols_from(const vproc_lu_platform *pl, size_t lo, size_t q)
 static size_t rows_from(const vproc_lu_platform *pl, size_t lo, size_t p)
 {
 	return vproc_cyclic_owned_from(lo, pl->n, pl->b, p, pl->P);
+}
+
+double vproc_lu_pivot_weight(const vproc_lu_platform *pl, size_t lo, size_t kb)
+{
+	double w = 0;
+	for (size_t K = lo; K < lo + kb && K < pl->n; K++)
+		w += 1.0 / (double)(pl->n - K);
+	return w;
+}
+
+double vproc_lu_pivots_on(const vproc_lu_platform *pl, size_t lo, size_t kb, double w, size_t x)
+{
+	return (double)rows_from(pl, lo + kb, x) * w;
 }
 
 /* BLACS's split ring (BI_SringBS, BI_SringBR) along process row p from
@@ -40,110 +51,53 @@ void vproc_lu_sring(vproc_vsim *s, size_t p, size_t root, double bytes)
 		vproc_vsim_message(s, row + (root + d) % Q, row + (root + d - 1) % Q, bytes);
 }
 
-/* BLACS's increasing ring (BI_IdringBS/BR, step +1) along row p. */
-void vproc_lu_iring(vproc_vsim *s, size_t p, size_t root, double bytes)
-{
-	size_t Q = s->pl->Q, row = p * Q;
-	for (size_t d = 0; d + 1 < Q; d++)
-		vproc_vsim_message(s, row + (root + d) % Q, row + (root + d + 1) % Q, bytes);
-}
+/* One column of PDGETF2, played on clocks alone (colplay.h): PDAMAX's
+ * inlined 1-tree combine to process row 0 and row 0's broadcast of
+ * (value, index) (PBLAS pdamax_.c, default topologies); PDSWAP's
+ * exchange of the kb-word row between row pk and the pivot's row piv
+ * (both send, then receive); PDGER's pivot row from pk down the column
+ * (PDGETRF sets the column-wise broadcast to ' ', MPI_Bcast). */
+typedef struct {
+	size_t kb, pk, piv, qk;
+} lu_col;
 
-/* Machine m's latency to the network, seconds (the bus's when shared). */
-static double latency_of(const vproc_lu_platform *pl, size_t m)
+static void col_play(vproc_vsim *s, const void *arg)
 {
-	return pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
-}
-
-/* PDGETF2's messages down process column qk, played on clocks alone
- * (s->aux, one per process row) to find the panel's communication time:
- * they are 16 bytes or a row of kb words, so the ports' bookings are left
- * out.
- * One message: b no earlier than a's clock plus the hop, 0 inside a
- * machine. */
-static void col_send(vproc_vsim *s, size_t qk, size_t a, size_t b, double bytes)
-{
-	const vproc_lu_platform *pl = s->pl;
-	size_t ma = pl->machine[a * pl->Q + qk], mb = pl->machine[b * pl->Q + qk];
-	unsigned long long t = s->aux[a];
-	if (ma != mb) {
-		double bw = pl->bus ? pl->bus_bytes_per_s : pl->bytes_per_s ? pl->bytes_per_s[ma] : 0;
-		t += (unsigned long long)llround((latency_of(pl, ma) + (bw > 0 ? bytes / bw : 0)) * 1e9);
+	const lu_col *c = arg;
+	vproc_col_tree(s, c->qk, 16.0);
+	vproc_col_bcast(s, c->qk, 0, 16.0);
+	if (c->piv != c->pk) {
+		unsigned long long a = s->aux[c->pk];
+		vproc_col_send(s, c->qk, c->piv, c->pk, 8.0 * (double)c->kb);
+		unsigned long long got = s->aux[c->pk];
+		s->aux[c->pk] = a;
+		vproc_col_send(s, c->qk, c->pk, c->piv, 8.0 * (double)c->kb);
+		s->aux[c->pk] = got;
 	}
-	s->aux[b] = t > s->aux[b] ? t : s->aux[b];
+	vproc_col_bcast(s, c->qk, c->pk, 4.0 * (double)c->kb);   /* the row's kb - j - 1 words, kb / 2 on average */
 }
 
-/* MPI_Bcast down the column from row r over vproc_vsim_bcast's tree (one
- * leader per machine, met in order from the root, then free inside each
- * machine); on clocks without the sender's hold the sends' order does not
- * matter. */
-static void col_bcast(vproc_vsim *s, size_t qk, size_t r, double bytes)
+/* The fraction of the panel's pivots (rows [lo, lo + kb), process row
+ * pk) expected on other process rows (vproc_lu_pivots_on). */
+static double across(const vproc_lu_platform *pl, size_t lo, size_t kb, size_t pk)
 {
-	const vproc_lu_platform *pl = s->pl;
-	size_t P = pl->P, Q = pl->Q, *lead = s->scratch, *lead_of = s->scratch + P * Q;
-	size_t nl = vproc_vsim_leaders(s, qk, Q, P, r, lead, lead_of);
-	for (size_t i = 1; i < nl; i++)
-		col_send(s, qk, lead[i & (i - 1)] / Q, lead[i] / Q, bytes);
-	for (size_t x = 0; x < P; x++) {
-		size_t l = lead_of[pl->machine[x * Q + qk]] / Q;
-		s->aux[x] = s->aux[l] > s->aux[x] ? s->aux[l] : s->aux[x];
-	}
+	double w = vproc_lu_pivot_weight(pl, lo, kb), c = 0;
+	for (size_t h = 1; h < pl->P; h++)
+		c += vproc_lu_pivots_on(pl, lo, kb, w, (pk + h) % pl->P);
+	return c / (double)kb;
 }
 
-/* One column of PDGETF2: PDAMAX's inlined 1-tree combine to process row
- * 0 and row 0's broadcast of (value, index) (PBLAS pdamax_.c, default
- * topologies); PDSWAP's exchange of the kb-word row between row pk and
- * the pivot's row piv (both send, then receive); PDGER's pivot row from
- * pk down the column (PDGETRF sets the column-wise broadcast to ' ',
- * MPI_Bcast). */
-static void col_play(vproc_vsim *s, size_t kb, size_t pk, size_t piv, size_t qk)
+/* The kb columns' communication, seconds (vproc_col_seconds): the times
+ * with and without the pivot's exchange, weighted by how often the pivot
+ * lies in another process row (across()); the other row is taken half
+ * the column away. */
+static double col_seconds(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 {
 	size_t P = s->pl->P;
-	for (size_t k = 1; k < P; k <<= 1)
-		for (size_t r = k; r < P; r += 2 * k)
-			col_send(s, qk, r, r - k, 16.0);
-	col_bcast(s, qk, 0, 16.0);
-	if (piv != pk) {
-		unsigned long long a = s->aux[pk];
-		col_send(s, qk, piv, pk, 8.0 * (double)kb);
-		unsigned long long got = s->aux[pk];
-		s->aux[pk] = a;
-		col_send(s, qk, pk, piv, 8.0 * (double)kb);
-		s->aux[pk] = got;
-	}
-	col_bcast(s, qk, pk, 4.0 * (double)kb);   /* the row's kb - j - 1 words, kb / 2 on average */
-}
-
-static unsigned long long col_last(const vproc_vsim *s)
-{
-	unsigned long long t = 0;
-	for (size_t p = 0; p < s->pl->P; p++)
-		t = s->aux[p] > t ? s->aux[p] : t;
-	return t;
-}
-
-/* The kb columns' communication, seconds: three columns played from a
- * common start, the first as it is (it fills the pipeline: a column's
- * combine starts where the last broadcast reached first) and the last
- * two's halved time for each of the kb - 1 others.  The pivot lies in
- * another process row (P - 1) / P of the time for a random matrix: the
- * times with and without the exchange, weighted so; the other row is
- * taken half the column away. */
-static double col_seconds(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
-{
-	size_t P = s->pl->P;
-	double t[2];
-	for (int swap = 0; swap < 2; swap++) {
-		unsigned long long first = 0;
-		for (size_t p = 0; p < P; p++)
-			s->aux[p] = 0;
-		for (int j = 0; j < 3; j++) {
-			col_play(s, kb, pk, swap ? (pk + P / 2) % P : pk, qk);
-			first = j == 0 ? col_last(s) : first;
-		}
-		double period = (double)(col_last(s) - first) / 2.0;
-		t[swap] = ((double)first + (double)(kb - 1) * period) * 1e-9;
-	}
-	return (t[0] + (double)(P - 1) * t[1]) / (double)P;
+	lu_col stay = { kb, pk, pk, qk }, swap = { kb, pk, (pk + P / 2) % P, qk };
+	double x = across(s->pl, lo, kb, pk);
+	return (1.0 - x) * vproc_col_seconds(s, kb, col_play, &stay) +
+	       x * vproc_col_seconds(s, kb, col_play, &swap);
 }
 
 /* PDGETF2 on process column qk, rows from lo, kb columns.  With P > 1,
@@ -159,15 +113,8 @@ static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
 	size_t P = pl->P, Q = pl->Q;
-	if (P > 1) {
-		double comm = col_seconds(s, kb, pk, qk);
-		unsigned long long t = 0;
-		for (size_t p = 0; p < P; p++)
-			t = s->clock[p * Q + qk] > t ? s->clock[p * Q + qk] : t;
-		t += (unsigned long long)llround(comm * 1e9);
-		for (size_t p = 0; p < P; p++)
-			s->clock[p * Q + qk] = t;
-	}
+	if (P > 1)
+		vproc_col_start(s, qk, col_seconds(s, lo, kb, pk, qk));
 	for (size_t p = 0; p < P; p++) {
 		double flops = 0;   /* the rank-1 updates, summed (arithmetic only) */
 		for (size_t j = 0; j < kb; j++)
@@ -178,34 +125,66 @@ static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 		vproc_lu_sring(s, p, qk, 4.0 * (double)kb);
 }
 
-/* PDLASWP (P > 1), both calls: in every process column, each of the kb
- * pivots swaps a row of the process's other columns between row pk and
- * another process row, (P - 1) / P of them across rows for a random
- * matrix; two latencies a pivot (the two calls, each PDSWAP's exchange
- * one latency: both send, then receive) and its row's bytes once (the
- * two calls split the columns).  Each other row's exchanges are booked
- * as one exchange of their bytes, and the latencies of the rest added
- * to the later of the two, where both then are (each exchange waits for
- * the later one's send). */
-static void swaps(vproc_vsim *s, size_t kb, size_t pk, size_t qk)
+/* The rest of a chain of n exchanges at process a, each latency lat,
+ * with the m processes x of who[] (their c summing to n, their squares
+ * to sq), whose first exchange with each is played: the others cost a
+ * f(m') latencies each, m' = n^2 / sq the partners' effective number and
+ * f(m) = sqrt(2 / (m + 1)) (vproc_lu_swap_chain); the partners end with a. */
+static void chain_rest(vproc_vsim *s, size_t a, const size_t *who, size_t m, double n, double sq,
+                       double lat)
+{
+	double rest = (n * sqrt(2.0 / (n * n / sq + 1.0)) - 1.0) * lat;
+	if (rest <= 0)
+		return;
+	unsigned long long t = s->clock[a];
+	for (size_t i = 0; i < m; i++)
+		t = s->clock[who[i]] > t ? s->clock[who[i]] : t;
+	t += (unsigned long long)llround(rest * 1e9);
+	s->clock[a] = t;
+	for (size_t i = 0; i < m; i++)
+		s->clock[who[i]] = t;
+}
+
+void vproc_lu_swap_chain(vproc_vsim *s, size_t lo, size_t kb, double w, size_t pk, size_t q,
+                         double calls, double row_bytes)
 {
 	const vproc_lu_platform *pl = s->pl;
-	size_t P = pl->P, Q = pl->Q;
-	for (size_t q = 0; q < Q; q++) {
-		double cols = (double)cols_from(pl, 0, q) - (q == qk ? (double)kb : 0.0);
-		for (size_t h = 1; h < P && cols > 0; h++) {
-			size_t a = pk * Q + q, b = ((pk + h) % P) * Q + q;
-			double c = (double)(kb / P + ((h - 1) < kb % P));
-			if (c == 0)
-				continue;
-			vproc_vsim_exchange(s, a, b, 8.0 * cols * c);
-			size_t m = pl->machine[a];
-			if (m == pl->machine[b])
-				continue;
-			unsigned long long t = s->clock[a] > s->clock[b] ? s->clock[a] : s->clock[b];
-			t += (unsigned long long)llround((2.0 * c - 1.0) * latency_of(pl, m) * 1e9);
-			s->clock[a] = s->clock[b] = t;
-		}
+	size_t P = pl->P, Q = pl->Q, a = pk * Q + q, m = 0, *who = s->scratch;
+	double n = 0, sq = 0;
+	for (size_t h = 1; h < P; h++) {
+		size_t x = (pk + h) % P * Q + q;
+		double c = calls * vproc_lu_pivots_on(pl, lo, kb, w, (pk + h) % P);
+		if (c <= 0)
+			continue;
+		vproc_vsim_exchange(s, a, x, row_bytes * c);
+		if (pl->machine[x] == pl->machine[a])
+			continue;   /* free inside a machine */
+		who[m++] = x;
+		n += c;
+		sq += c * c;
+	}
+	if (m > 0)
+		chain_rest(s, a, who, m, n, sq, vproc_vsim_latency(pl, pl->machine[a]));
+}
+
+/* PDLASWP (P > 1): its two calls, on the columns left of the panel and
+ * those right of it; in each, every pivot on another process row than
+ * the panel's swaps its row with row pk's in every process column that
+ * owns some of the call's columns (pdswap_.c: a process column without
+ * any returns).  So a process column's chain has a pass over the pivots
+ * for each call it has columns in: none at all on step 0's panel
+ * column, one on the first step's others (PDGETRF's first call has no
+ * columns), two once both sides have some. */
+static void swaps(vproc_vsim *s, size_t lo, size_t kb, size_t pk)
+{
+	const vproc_lu_platform *pl = s->pl;
+	double w = vproc_lu_pivot_weight(pl, lo, kb);
+	for (size_t q = 0; q < pl->Q; q++) {
+		double left = (double)vproc_cyclic_owned_from(0, lo, pl->b, q, pl->Q);
+		double right = (double)cols_from(pl, lo + kb, q);
+		double calls = (left > 0) + (right > 0);
+		if (calls > 0)
+			vproc_lu_swap_chain(s, lo, kb, w, pk, q, calls, 8.0 * (left + right) / calls);
 	}
 }
 
@@ -230,7 +209,7 @@ int vproc_lu_trsm_ab(size_t P, size_t Q, size_t b, size_t kb, size_t ncols)
 static double trsm_pieces(const vproc_lu_platform *pl)
 {
 	double n = (double)pl->n, b = (double)pl->b, M = ceil(n / b);
-	return n * n / (2.0 * b * PB_NB) + M * (double)pl->Q;
+	return n * n / (2.0 * b * VPROC_LU_PILAENV) + M * (double)pl->Q;
 }
 
 /* How many of PB_CptrsmB's pieces one message books: 1 (each piece on
@@ -260,7 +239,7 @@ static void trsm_piece(vproc_vsim *s, size_t x, size_t root, size_t kb, size_t w
 	vproc_vsim_compute(s, root, (double)kb * (double)kb * (double)w);
 	size_t m = pl->machine[x];
 	if (c > 1 && m != pl->machine[root]) {
-		double extra = 2.0 * (double)(c - 1) * latency_of(pl, m);
+		double extra = 2.0 * (double)(c - 1) * vproc_vsim_latency(pl, m);
 		s->clock[root] += (unsigned long long)llround(extra * 1e9);
 	}
 	if (x != root)
@@ -279,7 +258,7 @@ static void trsm_b(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
 	size_t first = (lo2 / pl->b) % Q;
 	for (size_t h = 0; h < Q; h++) {
 		size_t q = (first + h) % Q, cols = cols_from(pl, lo2, q), x = pk * Q + q;
-		size_t nbb = cols ? cols / ((cols - 1) / PB_NB + 1) : 0;
+		size_t nbb = cols ? cols / ((cols - 1) / VPROC_LU_PILAENV + 1) : 0;
 		for (size_t left = cols; left > 0;) {
 			size_t c = 0, w = 0;
 			for (; c < g && left > 0; c++) {
@@ -299,22 +278,13 @@ static void trsm_ab(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
 	double bytes = 8.0 * (double)kb * (double)kb;
-	if (kb > PB_NB && pl->n - lo2 > PB_NB)
-		vproc_lu_iring(s, pk, qk, bytes);
+	if (kb > VPROC_LU_PILAENV && pl->n - lo2 > VPROC_LU_PILAENV)
+		vproc_vsim_ring(s, pk * pl->Q, 1, pl->Q, qk, 1, bytes);
 	else
 		vproc_lu_sring(s, pk, qk, bytes);
 	for (size_t q = 0; q < pl->Q; q++)
 		vproc_vsim_compute(s, pk * pl->Q + q,
 		                   (double)kb * (double)kb * (double)cols_from(pl, lo2, q));
-}
-
-/* BLACS's increasing ring (BI_IdringBS/BR, step +1) down column q from
- * row root: each process forwards after it has the message. */
-static void col_iring(vproc_vsim *s, size_t q, size_t root, double bytes)
-{
-	size_t P = s->pl->P, Q = s->pl->Q;
-	for (size_t d = 0; d + 1 < P; d++)
-		vproc_vsim_message(s, ((root + d) % P) * Q + q, ((root + d + 1) % P) * Q + q, bytes);
 }
 
 /* PDGEMM (PB_CpgemmAB): L21 along every row by the split ring, U down
@@ -328,13 +298,13 @@ static void update(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
 	size_t P = pl->P, Q = pl->Q;
-	int ring = kb > PB_NB && pl->n - lo2 > PB_NB;
+	int ring = kb > VPROC_LU_PILAENV && pl->n - lo2 > VPROC_LU_PILAENV;
 	for (size_t p = 0; p < P; p++)
 		vproc_lu_sring(s, p, qk, 8.0 * (double)rows_from(pl, lo2, p) * (double)kb);
 	for (size_t q = 0; q < Q && P > 1; q++) {
 		double bytes = 8.0 * (double)cols_from(pl, lo2, q) * (double)kb;
 		if (ring)
-			col_iring(s, q, pk, bytes);
+			vproc_vsim_ring(s, q, Q, P, pk, 1, bytes);
 		else
 			vproc_vsim_bcast(s, q, Q, P, pk, bytes);
 	}
@@ -351,7 +321,7 @@ static void lu_step(vproc_vsim *s, size_t k, size_t lo, size_t kb)
 	size_t pk = k % pl->P, qk = k % pl->Q, lo2 = lo + kb;
 	panel(s, lo, kb, pk, qk);
 	if (pl->P > 1)
-		swaps(s, kb, pk, qk);
+		swaps(s, lo, kb, pk);
 	if (lo2 >= pl->n)
 		return;
 	if (vproc_lu_trsm_ab(pl->P, pl->Q, pl->b, kb, pl->n - lo2))
@@ -368,17 +338,43 @@ double vproc_lu_play_events(const vproc_lu_platform *pl)
 	/* a step: the panel's P rows of kb flop terms, its column play and
 	 * P x Q ring hops, the swaps' 2 Q (P - 1), the update's 3 P Q; the
 	 * solve's pieces three events each, grouped as piece_group() books
-	 * them.  The column play (two times three columns of about 6 P clock
-	 * updates, no calendar, a few ns each) counts as P events of 25-60
-	 * ns: counted as 24 P it put bench_plan's 2D plan of 4096 processors
-	 * over the budget, and layout auto then kept a 1d plan predicted 65
-	 * times slower (2518 s against 38.8 s). */
+	 * them; then hl-driver's PDGETRS (lu_solve.h).  The column play
+	 * (two times three columns of about 6 P clock updates, no calendar,
+	 * a few ns each) counts as P events of 25-60 ns: counted as 24 P it
+	 * put bench_plan's 2D plan of 4096 processors over the budget, and
+	 * layout auto then kept a 1d plan predicted 65 times slower (2518 s
+	 * against 38.8 s). */
 	double pieces = t > VPROC_LU_PLAY_PIECES ? VPROC_LU_PLAY_PIECES + M * Q : t;
 	double column_play = P > 1 ? P : 0.0;
-	return M * (6.0 * P * Q + 2.0 * Q + column_play) + (double)pl->n * P + 3.0 * pieces;
+	return M * (6.0 * P * Q + 2.0 * Q + column_play) + (double)pl->n * P + 3.0 * pieces +
+	       vproc_lu_getrs_events(pl);
+}
+
+/* The timed region before PDGETRF's steps: the barrier lets the ranks
+ * go, then PCHK1MAT's GLOBCHK. */
+static void lu_begin(vproc_vsim *s)
+{
+	vproc_vsim_timer_start(s);
+	vproc_vsim_globchk(s);
+}
+
+/* After them: PDGETRF agrees on INFO along each process row (IGAMN2D
+ * 'Rowwise' ' ': MPI_Allreduce), hl-driver solves (PDGETRS), the end's
+ * barrier. */
+static void lu_end(vproc_vsim *s)
+{
+	for (size_t p = 0; p < s->pl->P; p++)
+		vproc_vsim_allreduce(s, p * s->pl->Q, 1, s->pl->Q, 4.0);
+	vproc_lu_getrs(s);
+	vproc_vsim_timer_stop(s);
 }
 
 vproc_status vproc_lu_play_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
+{
+	return vproc_vsim_play(pl, lu_begin, lu_step, lu_end, out);
+}
+
+vproc_status vproc_lu_steps_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 {
 	return vproc_vsim_run(pl, lu_step, out);
 }

@@ -19,7 +19,19 @@
 #include "lu_time.h"
 #include "vsim.h"
 
+/* hl-driver's timed region of kernel lu (launcher/programs/driver.c):
+ * its barriers (vsim.h's timer), PDGETRF (PCHK1MAT's GLOBCHK, the steps,
+ * INFO's IGAMN2D along the rows) and PDGETRS (lu_solve.h). */
 vproc_status vproc_lu_play_time(const vproc_lu_platform *pl, vproc_lu_seconds *out);
+
+/* PDGETRF's steps alone, from clocks at 0 (the unit tests' hand-worked
+ * cases). */
+vproc_status vproc_lu_steps_time(const vproc_lu_platform *pl, vproc_lu_seconds *out);
+
+/* PILAENV: PBLAS's logical block size (PBLAS/SRC/pilaenv.f returns 32),
+ * which decides PDTRSM's topologies, PB_CptrsmB's pieces and logical
+ * blocks. */
+#define VPROC_LU_PILAENV 32
 
 /* PB_CptrsmB's pieces the play books one by one at most; beyond, one
  * message books several, their latencies kept (lu_play.c, piece_group). */
@@ -29,10 +41,37 @@ vproc_status vproc_lu_play_time(const vproc_lu_platform *pl, vproc_lu_seconds *o
  * costs, for the caller's budget (uses pl's n, b, P, Q only). */
 double vproc_lu_play_events(const vproc_lu_platform *pl);
 
-/* The topologies, on row p of s's grid from column root (exposed for the
- * unit tests). */
+/* The pivots of the panel at rows [lo, lo + kb) expected on process row x
+ * (not the panel's) for a random matrix: partial pivoting takes the
+ * largest of column K's entries in rows K..n-1, which are exchangeable,
+ * so the pivot is uniform over them; x holds none of the panel's rows,
+ * so the count is x's rows below the panel times w, the panel's weight,
+ * the sum over its columns K of 1 / (n - K).  (P - 1) / P of them, taken
+ * before, is too many near the end: on 2 x 4 at n = 256, nb = 32 the
+ * emulation's PDLAPIV swapped 119 of 256 across rows (trace.json), 116.7
+ * expected, (P - 1) / P 128 (LAPACK's DGETRF on hl-driver's matrix: 119). */
+double vproc_lu_pivot_weight(const vproc_lu_platform *pl, size_t lo, size_t kb);
+double vproc_lu_pivots_on(const vproc_lu_platform *pl, size_t lo, size_t kb, double w, size_t x);
+
+/* The chain of PDSWAP exchanges in process column q between the panel's
+ * process row pk (its rows [lo, lo + kb), w its vproc_lu_pivot_weight)
+ * and the rows of its pivots, `calls` passes over them, each exchange
+ * row_bytes each way (PDLASWP's calls in PDGETRF, PDLAPIV's one in
+ * PDGETRS).  PDSWAP's exchange is one latency (both send, then receive),
+ * and the swaps go in the pivots' order, the partners at random: pk
+ * waits only for a partner it met shortly before (its message comes a
+ * latency after pk's last one reached it).  With one partner each swap
+ * costs a latency; with m alike, a long chain costs sqrt(2 / (m + 1))
+ * latencies a swap (simulated: 0.80, 0.69, 0.50, 0.35, 0.19 at m = 2, 3,
+ * 7, 16, 64; the emulation's PDLAPIV on 8 x 1, n = 512 to 2048, 0.54-0.56
+ * with its blocks' starts).  Chained per partner instead, m of them cost
+ * a latency a swap, and the blocks overlapped. */
+void vproc_lu_swap_chain(vproc_vsim *s, size_t lo, size_t kb, double w, size_t pk, size_t q,
+                         double calls, double row_bytes);
+
+/* BLACS's split ring on row p of s's grid from column root (exposed for
+ * the unit tests). */
 void vproc_lu_sring(vproc_vsim *s, size_t p, size_t root, double bytes);
-void vproc_lu_iring(vproc_vsim *s, size_t p, size_t root, double bytes);
 
 /* 1 when pdtrsm_ takes PB_CptrsmAB for PDGETRF's solve of kb rows and
  * ncols columns on a P x Q grid of block size b, 0 for PB_CptrsmB. */

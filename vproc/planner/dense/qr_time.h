@@ -5,16 +5,20 @@
  * the virtual clock's arithmetic (vsim.h) like mm_time.c.
  *
  * Step k (000 s4.2: the panel, then the rank-b update, as LU): on process
- * column k mod Q, PDGEQR2 factors the panel column by column (per column a
- * norm and its scaling: a reduction and a broadcast of one word down the
- * process column; applying the reflector to the rest of the panel: a
- * DGEMV, the sum of its kb-j words down the column, a DGER), PDLARFT forms
- * T (DGEMVs and one sum of kb^2 words); PDLARFB sends V along every
- * process row (an increasing ring: PDGEQRF sets 'I-ring' rowwise) and T
- * along process row k mod P, computes W = C^T V (DGEMM), sums W down each
- * process column to row k mod P (a reduction, MPI_Reduce), multiplies it by
- * T there, broadcasts it back down the column (' ': MPI_Bcast) and updates
- * C -= V W^T (DGEMM).  The level-1 work (norms, scalings) is not charged,
+ * column k mod Q, PDGEQR2 factors the panel column by column (per column
+ * PDLARFG's alpha broadcast from the diagonal's row, PDNRM2's 1-tree of
+ * the norm to process row 0 and its broadcast back, as PDAMAX's in LU;
+ * then PDLARF's DGEMV, the sum of its kb - j - 1 words down the column
+ * (MPI_Allreduce, or MPI_Reduce to the diagonal's row in the last block
+ * row) and DGER), played in bulk like PDGETF2's (colplay.h); PDLARFT
+ * forms T (DGEMVs, one sum of k (k - 1) / 2 words, DTRMVs); PDLARFB sends
+ * V along every process row (an increasing ring: PDGEQRF sets 'I-ring'
+ * rowwise) and T's triangle along process row k mod P, computes W = C^T V
+ * (DGEMM), sums W down each process column to row k mod P (a reduction,
+ * MPI_Reduce), multiplies it by T there, broadcasts it back down the
+ * column (' ': MPI_Bcast) and updates C -= V W^T (DGEMM).  Around the
+ * steps, hl-driver's timed region: its barriers and PCHK1MAT's GLOBCHK
+ * (vsim.h).  The level-1 work (norms, scalings) is not charged,
  * as under cpu_time: false.  Pure (vproc rules).
  */
 #ifndef VPROC_DENSE_QR_TIME_H

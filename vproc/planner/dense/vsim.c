@@ -43,13 +43,18 @@ void vproc_vsim_free(vproc_vsim *s)
 	*s = (vproc_vsim){ 0 };
 }
 
+double vproc_vsim_latency(const vproc_lu_platform *pl, size_t m)
+{
+	return pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
+}
+
 void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes)
 {
 	const vproc_lu_platform *pl = s->pl;
 	size_t ma = pl->machine[a], mb = pl->machine[b];
 	unsigned long long arrival = s->clock[a];
 	if (ma != mb && bytes > 0) {
-		double lat = pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[ma] : 0;
+		double lat = vproc_vsim_latency(pl, ma);
 		double bw = pl->bus ? pl->bus_bytes_per_s : pl->bytes_per_s ? pl->bytes_per_s[ma] : 0;
 		vproc_calendar *cal = pl->bus ? &s->wire[0] : &s->wire[ma];
 		arrival = vproc_vclock_message(cal, s->clock[a], (unsigned long long)llround(lat * 1e9),
@@ -66,6 +71,14 @@ void vproc_vsim_exchange(vproc_vsim *s, size_t a, size_t b, double bytes)
 	s->clock[b] = b_sends;
 	vproc_vsim_message(s, b, a, bytes);
 	s->clock[b] = b_got > s->clock[b] ? b_got : s->clock[b];
+}
+
+void vproc_vsim_ring(vproc_vsim *s, size_t first, size_t stride, size_t count, size_t root,
+                     size_t step, double bytes)
+{
+	for (size_t d = 0; d + 1 < count; d++)
+		vproc_vsim_message(s, first + (root + d * step) % count * stride,
+		                   first + (root + (d + 1) * step) % count * stride, bytes);
 }
 
 /* Linear in count: lead_of marks the machines met (a search of lead[] made the 2D plays
@@ -121,6 +134,36 @@ void vproc_vsim_reduce(vproc_vsim *s, size_t first, size_t stride, size_t count,
 		vproc_vsim_message(s, lead[i], lead[i & (i - 1)], bytes);
 }
 
+void vproc_vsim_allreduce(vproc_vsim *s, size_t first, size_t stride, size_t count, double bytes)
+{
+	vproc_vsim_reduce(s, first, stride, count, 0, bytes);
+	vproc_vsim_bcast(s, first, stride, count, 0, bytes);
+}
+
+void vproc_vsim_globchk(vproc_vsim *s)
+{
+	size_t np = s->pl->P * s->pl->Q;
+	vproc_vsim_bcast(s, 0, 1, np, 0, 4.0 * VPROC_VSIM_GLOBCHK_INTS);
+	vproc_vsim_allreduce(s, 0, 1, np, 4.0);
+}
+
+void vproc_vsim_timer_start(vproc_vsim *s)
+{
+	vproc_vsim_bcast(s, 0, 1, s->pl->P * s->pl->Q, 0, VPROC_VSIM_EMPTY);
+}
+
+void vproc_vsim_timer_stop(vproc_vsim *s)
+{
+	vproc_vsim_reduce(s, 0, 1, s->pl->P * s->pl->Q, 0, VPROC_VSIM_EMPTY);
+}
+
+void vproc_vsim_tree(vproc_vsim *s, size_t first, size_t stride, size_t count, double bytes)
+{
+	for (size_t k = 1; k < count; k <<= 1)
+		for (size_t r = k; r < count; r += 2 * k)
+			vproc_vsim_message(s, first + r * stride, first + (r - k) * stride, bytes);
+}
+
 void vproc_vsim_compute(vproc_vsim *s, size_t i, double flops)
 {
 	size_t m = s->pl->machine[i];
@@ -158,9 +201,14 @@ double vproc_vsim_busiest(const vproc_vsim *s)
 	return most;
 }
 
-vproc_status vproc_vsim_run(const vproc_lu_platform *pl,
-                            void (*step)(vproc_vsim *s, size_t k, size_t lo, size_t kb),
+vproc_status vproc_vsim_run(const vproc_lu_platform *pl, vproc_vsim_step *step,
                             vproc_lu_seconds *out)
+{
+	return vproc_vsim_play(pl, NULL, step, NULL, out);
+}
+
+vproc_status vproc_vsim_play(const vproc_lu_platform *pl, vproc_vsim_phase *begin,
+                             vproc_vsim_step *step, vproc_vsim_phase *end, vproc_lu_seconds *out)
 {
 	vproc_vsim sim;
 	if (out == NULL || step == NULL)
@@ -168,11 +216,15 @@ vproc_status vproc_vsim_run(const vproc_lu_platform *pl,
 	vproc_status st = vproc_vsim_init(&sim, pl);
 	if (st != VPROC_OK)
 		return st;
+	if (begin)
+		begin(&sim);
 	for (size_t k = 0; k * pl->b < pl->n; k++) {
 		size_t lo = k * pl->b;
 		step(&sim, k, lo, pl->n - lo < pl->b ? pl->n - lo : pl->b);
 		vproc_vsim_forget(&sim);
 	}
+	if (end)
+		end(&sim);
 	out->total = vproc_vsim_last(&sim);
 	out->compute = vproc_vsim_busiest(&sim);
 	out->network = out->total - out->compute;

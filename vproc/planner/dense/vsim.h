@@ -31,12 +31,27 @@ typedef struct {
 vproc_status vproc_vsim_init(vproc_vsim *s, const vproc_lu_platform *pl);
 void vproc_vsim_free(vproc_vsim *s);
 
-/* One message of `bytes` from process a to process b (indices p * Q + q). */
+/* Machine m's latency to the network, seconds (the bus's when shared). */
+double vproc_vsim_latency(const vproc_lu_platform *pl, size_t m);
+
+/* One message of `bytes` from process a to process b (indices p * Q + q);
+ * none when bytes <= 0. */
 void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes);
+
+/* An empty message's bytes (MPI_Barrier's): positive, so that
+ * vproc_vsim_message sends it, and 0 once rounded, so that it pays the
+ * latency alone, as the emulation's empty messages do. */
+#define VPROC_VSIM_EMPTY 1e-9
 
 /* Processes a and b exchange `bytes` each way: both send, then receive
  * (each arrives after the other's send, not after a round trip). */
 void vproc_vsim_exchange(vproc_vsim *s, size_t a, size_t b, double bytes);
+
+/* BLACS's rings over first + i * stride (count of them) from index root,
+ * each process forwarding after it has the message: step 1 the
+ * increasing ring (BI_IdringBS/BR), count - 1 the decreasing one. */
+void vproc_vsim_ring(vproc_vsim *s, size_t first, size_t stride, size_t count, size_t root,
+                     size_t step, double bytes);
 
 /* The machines' leaders among first + i * stride (count of them), from
  * the i = root: the first process met of each machine.  Fills lead[0..]
@@ -58,6 +73,34 @@ void vproc_vsim_bcast(vproc_vsim *s, size_t first, size_t stride, size_t count, 
 void vproc_vsim_reduce(vproc_vsim *s, size_t first, size_t stride, size_t count, size_t root,
                        double bytes);
 
+/* PBLAS's inlined 1-tree combine to index 0 (pdamax_.c, pdnrm2_.c:
+ * member r sends to r - k at the level k with r mod 2k = k), over the
+ * members, not the machines (colplay.h's vproc_col_tree, on clocks
+ * alone). */
+void vproc_vsim_tree(vproc_vsim *s, size_t first, size_t stride, size_t count, double bytes);
+
+/* MPI_Allreduce as the runtime sends it (coll.c): reduced to index 0,
+ * then broadcast from it. */
+void vproc_vsim_allreduce(vproc_vsim *s, size_t first, size_t stride, size_t count, double bytes);
+
+/* ScaLAPACK's GLOBCHK (TOOLS/pchkxmat.f: PCHK1MAT and PCHK2MAT, called
+ * by PDGETRF, PDGETRS, PDGEQRF): process (0, 0) broadcasts the checked
+ * arguments to all (IGEBS2D 'All', ' ': MPI_Bcast), then all agree on
+ * INFO (IGAMN2D 'All': MPI_Allreduce). */
+#define VPROC_VSIM_GLOBCHK_INTS 8
+void vproc_vsim_globchk(vproc_vsim *s);
+
+/* hl-driver's timer (launcher/programs/driver.c, hlmpi.c): MPI_Barrier,
+ * then each rank's clock from its exit; at the end MPI_Barrier again and
+ * the slowest rank's time from its start to its exit.  Both barriers
+ * leave rank 0 first and the others after the same fan-out, so each rank
+ * measures the end barrier's fan-in at rank 0 from rank 0's start:
+ * timer_start plays the first fan-out from clocks at 0 (each rank starts
+ * when it leaves), timer_stop the last fan-in (rank 0's clock is then the
+ * last and the measured time). */
+void vproc_vsim_timer_start(vproc_vsim *s);
+void vproc_vsim_timer_stop(vproc_vsim *s);
+
 /* Process i computes `flops` on its machine's processor. */
 void vproc_vsim_compute(vproc_vsim *s, size_t i, double flops);
 
@@ -71,8 +114,13 @@ double vproc_vsim_busiest(const vproc_vsim *s);
  * (lo = k b, kb its width), the calendars' past forgotten after each;
  * out->total the last clock, out->compute the busiest machine's charged
  * flops, out->network the rest.  VPROC_OK, VPROC_EINVAL, VPROC_ENOMEM. */
-vproc_status vproc_vsim_run(const vproc_lu_platform *pl,
-                            void (*step)(vproc_vsim *s, size_t k, size_t lo, size_t kb),
+typedef void vproc_vsim_step(vproc_vsim *s, size_t k, size_t lo, size_t kb);
+vproc_status vproc_vsim_run(const vproc_lu_platform *pl, vproc_vsim_step *step,
                             vproc_lu_seconds *out);
+
+/* The same with a phase before the steps and one after (either NULL). */
+typedef void vproc_vsim_phase(vproc_vsim *s);
+vproc_status vproc_vsim_play(const vproc_lu_platform *pl, vproc_vsim_phase *begin,
+                             vproc_vsim_step *step, vproc_vsim_phase *end, vproc_lu_seconds *out);
 
 #endif
