@@ -53,10 +53,16 @@ typedef struct {
 } row_msg;
 
 typedef struct {
+	unsigned long long t;
+	size_t q;
+} row_key;
+
+typedef struct {
 	vproc_vsim s;
 	const vproc_lu_platform *pl;
 	row_proc *proc;          /* [Q] */
-	size_t *heap, nheap;     /* the processes free to move, by (clock, rank) */
+	row_key *heap;           /* the processes free to move, by (clock, rank) */
+	size_t nheap;
 	row_msg *msg;
 	size_t nmsg, capmsg, free_msg;
 	size_t group;            /* PB_CptrsmB's pieces one message books */
@@ -66,32 +72,35 @@ typedef struct {
 
 /* ---- the order: smallest clock first, ties by rank ---- */
 
-static int before(const row_play *r, size_t a, size_t b)
+/* The heap keeps each process's clock with it (the clock of a process in
+ * the heap does not move): a comparison reads no other memory. */
+static int earlier(row_key a, row_key b)
 {
-	const unsigned long long *c = r->s.clock;
-	return c[a] < c[b] || (c[a] == c[b] && a < b);
+	return a.t < b.t || (a.t == b.t && a.q < b.q);
 }
 
 static void heap_push(row_play *r, size_t q)
 {
+	row_key k = { r->s.clock[q], q };
 	size_t i = r->nheap++;
-	while (i > 0 && before(r, q, r->heap[(i - 1) / 2])) {
+	while (i > 0 && earlier(k, r->heap[(i - 1) / 2])) {
 		r->heap[i] = r->heap[(i - 1) / 2];
 		i = (i - 1) / 2;
 	}
-	r->heap[i] = q;
+	r->heap[i] = k;
 }
 
 static size_t heap_pop(row_play *r)
 {
-	size_t top = r->heap[0], last = r->heap[--r->nheap], i = 0;
+	size_t top = r->heap[0].q, i = 0;
+	row_key last = r->heap[--r->nheap];
 	for (;;) {
 		size_t c = 2 * i + 1;
 		if (c >= r->nheap)
 			break;
-		if (c + 1 < r->nheap && before(r, r->heap[c + 1], r->heap[c]))
+		if (c + 1 < r->nheap && earlier(r->heap[c + 1], r->heap[c]))
 			c++;
-		if (!before(r, r->heap[c], last))
+		if (!earlier(r->heap[c], last))
 			break;
 		r->heap[i] = r->heap[c];
 		i = c;
@@ -99,6 +108,13 @@ static size_t heap_pop(row_play *r)
 	if (r->nheap > 0)
 		r->heap[i] = last;
 	return top;
+}
+
+/* Is q, at its clock now, still ahead of every process in the heap? */
+static int first(const row_play *r, size_t q)
+{
+	row_key k = { r->s.clock[q], q };
+	return r->nheap == 0 || earlier(k, r->heap[0]);
 }
 
 /* ---- the programs ---- */
@@ -429,7 +445,7 @@ static void move(row_play *r, size_t q)
 		unsigned long long was = r->s.clock[q];
 		if (!act(r, q, op) || r->nomem)
 			return;
-		if (r->s.clock[q] != was && r->nheap > 0 && before(r, r->heap[0], q)) {
+		if (r->s.clock[q] != was && !first(r, q)) {
 			heap_push(r, q);
 			return;
 		}
