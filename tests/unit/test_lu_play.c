@@ -256,6 +256,41 @@ static void one_process(void **state)
 	assert_int_equal(vproc_lu_steps_time(&pl, &s), VPROC_EINVAL);
 }
 
+/* Two ranks on one machine (vproc/planner/dense/lu_row_play.c): a 1 x 4
+ * row, n = 4, b = 1; p0 on m0, p1 and p3 on m1, p2 on m2.  m0 and m2
+ * compute and send in no time; m1 at 0.1 Mflop/s (10 us a flop) behind a
+ * port of 1 MB/s (1 us a byte); no latency.  Each message also costs the
+ * runtime's 1 ns tick, left out below (a few ns in all).  Times in us;
+ * a booking is made in virtual-time order on its machine, a process's
+ * compute between two MPI calls as one segment when it makes the next.
+ * Step 0 (split ring 0 -> 1 -> 2, 0 -> 3): p0's panel, pivots, L11 and
+ * L21 (24 bytes) all leave at 0.  p3 solves its column, [0, 10), then
+ * updates 6 flops, [10, 70).  p1, the forwarder, sends the pivots (4
+ * bytes, port [0, 4)) and L11 (8 bytes, [4, 12)) to p2 first, so its
+ * solve starts at 12, behind p3's update: [70, 80); L21 goes on to p2 at
+ * [80, 104).  p1's update and step 1's panel, one segment (12 flops, no
+ * MPI call between): [104, 224).  Step 1 (1 -> 2 -> 3, 1 -> 0; p1 has no
+ * column left): pivots, L11 and L21 (16 bytes) to p2 and p0 on m1's port,
+ * [224, 280): p3 has L11 from p2 at 240 and solves [240, 250), L21 at
+ * 264, updates [264, 304).  Step 2 (2 -> 3 -> 0, 2 -> 1): p2 sends at
+ * 264; p3 forwards the pivots [304, 308) and L11 [308, 316) to p0,
+ * solves [316, 326), forwards L21 [326, 334), then its update and step
+ * 3's panel [334, 374).  Step 3 (3 -> 0 -> 1, 3 -> 2): p3's pivots to p0
+ * [374, 378) and to p2 [378, 382): 382 us.  m1 computed 30 flops, 300 us.
+ * The ring-by-ring play (before lu_row_play.c) booked every solve right
+ * after L11's ring, p1's at 12 ahead of p3's update, and said 358 us. */
+static void forwarder_solves_behind_a_sibling(void **state)
+{
+	(void)state;
+	size_t mach[4] = { 0, 1, 2, 1 };
+	double mf[3] = { 1e12, 0.1, 1e12 }, bw[3] = { 0, 1e6, 0 };
+	vproc_lu_platform pl = { 4, 1, 1, 4, mach, 3, mf, NULL, bw, 0, 0, 0, 0, 0 };
+	vproc_lu_seconds s;
+	assert_int_equal(vproc_lu_steps_time(&pl, &s), VPROC_OK);
+	assert_true(fabs(s.total - 382e-6) < 20e-9);
+	NEAR(s.compute, 300e-6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +305,7 @@ int main(void)
 		cmocka_unit_test(getrs_by_hand),
 		cmocka_unit_test(timed_region),
 		cmocka_unit_test(one_process),
+		cmocka_unit_test(forwarder_solves_behind_a_sibling),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 
 #include "colplay.h"
 #include "lu_play.h"
+#include "lu_row_play.h"
 #include "lu_solve.h"
 #include "vsim.h"
 
@@ -216,7 +217,7 @@ static double trsm_pieces(const vproc_lu_platform *pl)
  * its own) while the factorization has at most VPROC_LU_PLAY_PIECES of
  * them, else enough that it books about that many (a plan of n = 400 000,
  * nb = 64 on 384 ranks has 40 million, 1-2 s to play each). */
-static size_t piece_group(const vproc_lu_platform *pl)
+size_t vproc_lu_piece_group(const vproc_lu_platform *pl)
 {
 	if (pl->piece_group > 0)
 		return pl->piece_group;
@@ -254,7 +255,7 @@ static void trsm_piece(vproc_vsim *s, size_t x, size_t root, size_t kb, size_t w
 static void trsm_b(vproc_vsim *s, size_t lo2, size_t kb, size_t pk, size_t qk)
 {
 	const vproc_lu_platform *pl = s->pl;
-	size_t Q = pl->Q, root = pk * Q + qk, g = piece_group(pl);
+	size_t Q = pl->Q, root = pk * Q + qk, g = vproc_lu_piece_group(pl);
 	size_t first = (lo2 / pl->b) % Q;
 	for (size_t h = 0; h < Q; h++) {
 		size_t q = (first + h) % Q, cols = cols_from(pl, lo2, q), x = pk * Q + q;
@@ -371,10 +372,15 @@ static void lu_end(vproc_vsim *s)
 
 vproc_status vproc_lu_play_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 {
+	/* one process row: the runtime's order (lu_row_play.h) */
+	if (pl != NULL && pl->P == 1)
+		return vproc_lu_row_play_time(pl, lu_begin, lu_end, out);
 	return vproc_vsim_play(pl, lu_begin, lu_step, lu_end, out);
 }
 
 vproc_status vproc_lu_steps_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 {
+	if (pl != NULL && pl->P == 1)
+		return vproc_lu_row_play_time(pl, NULL, NULL, out);
 	return vproc_vsim_run(pl, lu_step, out);
 }

@@ -11,6 +11,8 @@
  * rows by the split ring and U down the columns by MPI_Bcast, or by the
  * increasing ring pdgemm_ forces when nb > PILAENV, then the update.  No look-ahead: PDGETRF has none.  The sum of phases in
  * lu_time.h (first hop only, no PB_CptrsmB) stays for kernel: hpl.
+ * A 1 x Q row (P = 1) is played event by event instead, in the runtime's
+ * order of bookings (lu_row_play.h).
  * Pure (vproc rules).
  */
 #ifndef VPROC_DENSE_LU_PLAY_H
@@ -36,6 +38,10 @@ vproc_status vproc_lu_steps_time(const vproc_lu_platform *pl, vproc_lu_seconds *
 /* PB_CptrsmB's pieces the play books one by one at most; beyond, one
  * message books several, their latencies kept (lu_play.c, piece_group). */
 #define VPROC_LU_PLAY_PIECES 4.0e6
+
+/* How many of them one message books (pl->piece_group, or the play's
+ * choice); lu_row_play.c books them alike. */
+size_t vproc_lu_piece_group(const vproc_lu_platform *pl);
 
 /* About how many events (messages, bookings, flop terms) the play of pl
  * costs, for the caller's budget (uses pl's n, b, P, Q only). */

@@ -48,7 +48,7 @@ double vproc_vsim_latency(const vproc_lu_platform *pl, size_t m)
 	return pl->bus ? pl->bus_latency_s : pl->latency_s ? pl->latency_s[m] : 0;
 }
 
-void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes)
+unsigned long long vproc_vsim_send(vproc_vsim *s, size_t a, size_t b, double bytes)
 {
 	const vproc_lu_platform *pl = s->pl;
 	size_t ma = pl->machine[a], mb = pl->machine[b];
@@ -60,6 +60,12 @@ void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes)
 		arrival = vproc_vclock_message(cal, s->clock[a], (unsigned long long)llround(lat * 1e9),
 		                               bw, (unsigned long long)llround(bytes), &s->clock[a]);
 	}
+	return arrival;
+}
+
+void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes)
+{
+	unsigned long long arrival = vproc_vsim_send(s, a, b, bytes);
 	s->clock[b] = vproc_vclock_receive(s->clock[b], arrival);
 }
 

@@ -43,6 +43,11 @@ void vproc_vsim_message(vproc_vsim *s, size_t a, size_t b, double bytes);
  * latency alone, as the emulation's empty messages do. */
 #define VPROC_VSIM_EMPTY 1e-9
 
+/* Its sending half: books a's port (or the bus) from a's clock, moves a's
+ * clock past the transfer and returns the arrival; b's clock is left to
+ * the caller (lu_row_play.c receives it when b reaches its receive). */
+unsigned long long vproc_vsim_send(vproc_vsim *s, size_t a, size_t b, double bytes);
+
 /* Processes a and b exchange `bytes` each way: both send, then receive
  * (each arrives after the other's send, not after a round trip). */
 void vproc_vsim_exchange(vproc_vsim *s, size_t a, size_t b, double bytes);
