@@ -25,7 +25,7 @@
 #include "lu_row_play.h"
 #include "vsim.h"
 
-#define PB_NB 32   /* PILAENV, as in lu_play.c */
+#define PB_NB VPROC_LU_PILAENV   /* PILAENV (lu_play.h) */
 
 enum { OP_COMPUTE, OP_SEND, OP_RECV, OP_DELAY };
 enum { PH_PANEL, PH_PIVOTS, PH_TRSM, PH_L21, PH_END };
