@@ -119,17 +119,26 @@ static int first(const row_play *r, size_t q)
 
 /* ---- the programs ---- */
 
+/* arr, *cap elements of `size` bytes and full, doubled (first when empty):
+ * the new array, or NULL with arr and *cap as they were and r->nomem set. */
+static void *grow(row_play *r, void *arr, size_t *cap, size_t size, size_t first)
+{
+	size_t n = *cap ? 2 * *cap : first;
+	void *a = realloc(arr, n * size);
+	if (a == NULL)
+		r->nomem = 1;
+	else
+		*cap = n;
+	return a;
+}
+
 static void add(row_play *r, row_proc *p, int kind, size_t peer, double amount)
 {
 	if (p->n == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 8;
-		row_op *op = realloc(p->op, cap * sizeof *op);
-		if (op == NULL) {
-			r->nomem = 1;
+		row_op *op = grow(r, p->op, &p->cap, sizeof *op, 8);
+		if (op == NULL)
 			return;
-		}
 		p->op = op;
-		p->cap = cap;
 	}
 	p->op[p->n++] = (row_op){ kind, peer, amount };
 }
@@ -311,14 +320,10 @@ static void mail_put(row_play *r, size_t to, size_t from, unsigned long long arr
 {
 	if (r->free_msg == SIZE_MAX) {
 		if (r->nmsg == r->capmsg) {
-			size_t cap = r->capmsg ? 2 * r->capmsg : 64;
-			row_msg *m = realloc(r->msg, cap * sizeof *m);
-			if (m == NULL) {
-				r->nomem = 1;
+			row_msg *m = grow(r, r->msg, &r->capmsg, sizeof *m, 64);
+			if (m == NULL)
 				return;
-			}
 			r->msg = m;
-			r->capmsg = cap;
 		}
 		r->free_msg = r->nmsg++;
 		r->msg[r->free_msg].next = SIZE_MAX;
