@@ -18,9 +18,23 @@
  * are the run's); only its result is changed, and only when it is 0.
  * pdlarfg_ calls pdnrm2_ through the PLT (libscalapack's JUMP_SLOT
  * relocation), so the preload sees it.
+ *
+ * PDAMAX picks LU's pivots (pdgetf2.f): its index decides whether PDSWAP
+ * and PDLASWP exchange rows between process rows, and a zero maximum
+ * skips the swap.  Under skip IDAMAX reads the folded pages, so the
+ * pivots, and with them the messages of a grid with P > 1, followed the
+ * ranks' real-time order: a 1 x 6-machine 2D LU of 36 ranks (soak seed
+ * 1, case 49) once gave 11.003277 s, then 11.003332 s.  PDAMAX runs as it
+ * is (its 1-tree combine and broadcast do not depend on the values,
+ * pdamax_.c with the default topology), then every caller in the
+ * vector's scope is given the same pivot: a nonzero maximum at a row
+ * drawn from a hash of the call's arguments, uniform over the rows left,
+ * as the planner's model expects of a random matrix (doc/design/
+ * predictions.md, the pivots across process rows).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "bindings.h"
@@ -40,4 +54,42 @@ void pdnrm2_(const int *n, double *norm2, const double *x, const int *ix, const 
 	f(n, norm2, x, ix, jx, descx, incx);
 	if (vr_skip_compute() && *norm2 == 0.0)
 		*norm2 = 1.0;
+}
+
+/* splitmix64's finalizer: a well-mixed 64-bit value of the call's place */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The global index, among the n entries from (ix, jx) along the vector,
+ * that stands for the pivot of a random matrix: the same on every rank,
+ * every run. */
+static int pivot_of_place(int n, int ix, int jx, int along_rows)
+{
+	uint64_t key = ((uint64_t)(uint32_t)ix << 32) ^ (uint32_t)jx;
+	int first = along_rows ? jx : ix;
+	return first + (int)(mix64(key ^ ((uint64_t)(uint32_t)n << 17)) % (uint64_t)n);
+}
+
+typedef void pdamax_fn(const int *, double *, int *, const double *, const int *, const int *,
+                       const int *, const int *);
+void pdamax_(const int *n, double *amax, int *indx, const double *x, const int *ix,
+             const int *jx, const int *descx, const int *incx);
+void pdamax_(const int *n, double *amax, int *indx, const double *x, const int *ix,
+             const int *jx, const int *descx, const int *incx)
+{
+	static pdamax_fn *f;
+	if (f == NULL) {
+		void *sym = dlsym(RTLD_NEXT, "pdamax_");
+		memcpy(&f, &sym, sizeof f);
+	}
+	f(n, amax, indx, x, ix, jx, descx, incx);
+	if (!vr_skip_compute() || *n <= 0)
+		return;
+	/* INCX = M_ (descx[2]) is a row vector, along the columns */
+	*amax = 1.0;
+	*indx = pivot_of_place(*n, *ix, *jx, *incx == descx[2] && *incx != 1);
 }
