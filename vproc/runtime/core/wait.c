@@ -76,18 +76,10 @@ void vr_wait_init(void)
  * 96 ranks on 2 cores the 200 us naps woke each blocked rank 5000 times a
  * second for nothing (1.2 million time-outs in a 96-rank LU of
  * n = 2048); senders wake their receivers, the nap only bounds what no
- * one announces. */
-#define VR_VIRTUAL_NAP_NS 1000000L
-/* ... a millisecond per 16 ranks, up to 10 ms: with 128 ranks on 2 cores a
- * wait's sender or child is often a processor's turn or more away, and
- * the 1 ms naps of the 128-rank LU of bench_vclock.sh item 4 (n = 8192)
- * timed out 330,000 times, a third of its context switches (MPI_Allreduce
- * and MPI_Recv's waits for messages not sent yet), each a test of MPI
- * and a sleep again.  Small jobs keep 1 ms. */
+ * one announces: 1 ms, longer at scale (wait_step.c). */
 static long virtual_nap_ns(void)
 {
-	long k = vr_seg.world_size / 16;
-	return VR_VIRTUAL_NAP_NS * (k < 1 ? 1 : k > 10 ? 10 : k);
+	return vproc_wait_virtual_nap_ns(vr_seg.world_size);
 }
 
 /* The peer a wait depends on, kicked before each sleep (see vr_wait_peer). */
