@@ -151,6 +151,20 @@ static void wait_uncrowded_polls_yields_sleeps(void **state)
 	assert_int_equal(vproc_wait_nap_index(&wait_pol, 0), 0);
 }
 
+/* The virtual clock's shortest nap: 1 ms up to 31 ranks, 1 ms per 16
+ * ranks above, 10 ms from 160 ranks on. */
+static void wait_virtual_nap_grows_with_ranks(void **state)
+{
+	(void)state;
+	assert_int_equal(vproc_wait_virtual_nap_ns(0), 1000000L);
+	assert_int_equal(vproc_wait_virtual_nap_ns(9), 1000000L);
+	assert_int_equal(vproc_wait_virtual_nap_ns(31), 1000000L);
+	assert_int_equal(vproc_wait_virtual_nap_ns(32), 2000000L);
+	assert_int_equal(vproc_wait_virtual_nap_ns(128), 8000000L);
+	assert_int_equal(vproc_wait_virtual_nap_ns(160), 10000000L);
+	assert_int_equal(vproc_wait_virtual_nap_ns(1024), 10000000L);
+}
+
 /* More awake ranks than processors: no polls; yields while the peer is
  * awake, up to the cap; a sleeping peer means sleep at once. */
 static void wait_crowded_yields_to_awake_peer(void **state)
@@ -175,6 +189,7 @@ int main(void)
 		cmocka_unit_test(wait_crowded_yields_to_awake_peer),
 		cmocka_unit_test(charge_siblings_serialize),
 		cmocka_unit_test(work_scales),
+		cmocka_unit_test(wait_virtual_nap_grows_with_ranks),
 		cmocka_unit_test(port_one_message),
 		cmocka_unit_test(port_serializes),
 		cmocka_unit_test(speeds_given),

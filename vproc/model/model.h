@@ -285,4 +285,8 @@ vproc_wait_action vproc_wait_step(const vproc_wait_policy *pol, unsigned steps,
  * yields, growing by one every 4 steps (the caller doubles its nap). */
 unsigned vproc_wait_nap_index(const vproc_wait_policy *pol, unsigned steps);
 
+/* Under the virtual clock, the shortest sleep of a wait in a job of
+ * nranks ranks: 1 ms per 16 ranks, at least 1 ms, at most 10 ms. */
+long vproc_wait_virtual_nap_ns(int nranks);
+
 #endif /* VPROC_MODEL_H */

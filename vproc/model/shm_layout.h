@@ -155,6 +155,8 @@ typedef struct {
 #define VR_ASLEEP_SEND 2u
 #define VR_ASLEEP_EMU  4u   /* in the emulation's compute sleep: no futex to
                              * wake, but not awake for a crowded waiter */
+#define VR_ASLEEP_ORDER 8u  /* with VR_ASLEEP: in vorder.c's nap, which waits
+                             * for no send of its own (vr_kick_matched) */
 
 typedef struct {
 	uint32_t magic, version;

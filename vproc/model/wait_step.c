@@ -43,3 +43,18 @@ unsigned vproc_wait_nap_index(const vproc_wait_policy *pol, unsigned steps)
 	unsigned before = pol->spins + pol->yields;
 	return steps > before ? (steps - before) / 4 : 0;
 }
+
+/* Under the virtual clock a wait's real length changes no time; its
+ * sender wakes it (wait.c), and the nap bounds only what no one
+ * announces.  With 128 ranks on 2 cores a wait's sender or child is
+ * often a processor's turn or more away: the 1 ms naps of the 128-rank
+ * LU of bench_vclock.sh item 4 (n = 8192) timed out 330,000 times, each
+ * a test of MPI, a kick of its peer and a sleep again, and the woken
+ * peers woke others: 1.0 million context switches, 0.36 million with
+ * these naps (virtual-clock.md, "Why 512 ranks crawl").  Small jobs
+ * keep 1 ms. */
+long vproc_wait_virtual_nap_ns(int nranks)
+{
+	long k = nranks / 16;
+	return 1000000L * (k < 1 ? 1 : k > 10 ? 10 : k);
+}

@@ -25,7 +25,7 @@ static int recv_wait(void *buf, int count, MPI_Datatype type, int src, int tag, 
 	if (rc == MPI_SUCCESS)
 		vr_wait_expect(c, src, tag), rc = vr_wait_recv(&r, &st, c, src);
 	if (rc == MPI_SUCCESS)
-		vr_kick(c, src);   /* a sender of a large message waits for us */
+		vr_kick_matched(c, src);   /* a sender of a large message waits for us */
 	if (rc == MPI_SUCCESS)
 		vr_recv_delay(c, &st);   /* the virtual clock's stamp */
 	return rc;

@@ -114,7 +114,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_C
 		vr_wait_expect(comm, source, tag), rc = vr_wait_recv(&r, &st, comm, source);
 	/* A sender may be waiting for this match (a large message): kick it. */
 	if (rc == MPI_SUCCESS)
-		vr_kick(comm, st.MPI_SOURCE);
+		vr_kick_matched(comm, st.MPI_SOURCE);
 	if (rc == MPI_SUCCESS)
 		vr_recv_delay(comm, &st);   /* network: links: the receiver's cost */
 	if (status != MPI_STATUS_IGNORE)
@@ -142,7 +142,7 @@ int vr_sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int d
 	vr_wait_expect(comm, source, recvtag);
 	rc = vr_waitall(2, r, st);
 	if (rc == MPI_SUCCESS)
-		vr_kick(comm, st[0].MPI_SOURCE);
+		vr_kick_matched(comm, st[0].MPI_SOURCE);
 	if (rc == MPI_SUCCESS)
 		vr_recv_delay(comm, &st[0]);
 	*status = st[0];
@@ -230,7 +230,7 @@ static void completed(int n, const MPI_Request *before, const MPI_Status *st)
 	for (int i = 0; i < n; i++) {
 		MPI_Comm c = vr_recv_done(before[i]);
 		if (c != MPI_COMM_NULL) {
-			vr_kick(c, st[i].MPI_SOURCE);
+			vr_kick_matched(c, st[i].MPI_SOURCE);
 			vr_recv_delay(c, &st[i]);   /* links, virtual clock */
 		}
 	}

@@ -110,6 +110,9 @@ void vr_wake_rank(int world_rank);
  * (a large message's rendezvous); it is woken only if it sleeps in a wait
  * that may hold a send, never in a receive-only one (wait.c). */
 void vr_kick(MPI_Comm comm, int dest);
+/* vr_kick after dest's message was received: not a rank asleep in the
+ * order's nap (wake.c). */
+void vr_kick_matched(MPI_Comm comm, int dest);
 /* This rank leaves (1) or takes again (0) its processor: the segment's
  * count of awake ranks (-1 without a segment), against this rank's
  * processors, says whether a wait is crowded (vproc_wait_step). */
@@ -214,6 +217,7 @@ int vr_order_poll(int chan, int stag, int *src_world, int *stag_out, const int *
 int vr_order_escape_due(unsigned long long *t0);   /* the escape's time came */
 void vr_order_escaped(void);                        /* counts one */
 void vr_order_nap(unsigned *iter);
+int vr_order_pending_from(int src_world);   /* a message of src's registered for us */
 void vr_order_moved(unsigned long long vt);   /* vclock.c: our clock moved */
 
 /* placement.c: the rank's host on stderr (HETLAUNCH_PLACEMENT=1) */

@@ -372,7 +372,10 @@ void vr_order_sent(int dest, int chan, int stag, unsigned long long arrival)
 		set_term(dest, blocked_term(dest, atomic_load(&vr_seg.shm->rank_vt[dest])));
 	unlock(&o->lock);
 	bump();
-	vr_wake_rank(dest);   /* a wildcard receive may sleep with nothing pending */
+	/* A wildcard receive may sleep with nothing pending: the send that
+	 * follows wakes it (vr_post_send, after the data is posted).  Woken
+	 * here too, it picked before the data was in and slept again, two
+	 * wake-ups a ring hop (virtual-clock.md, "Why 512 ranks crawl"). */
 }
 
 void vr_order_received(int src, int chan, int stag, unsigned long long arrival)
@@ -614,8 +617,12 @@ static void nap(unsigned *iter)
 	 * such sends were out (all the time, in a ring of large broadcasts)
 	 * timed out 416,000 times in the 96-rank LU of bench_vclock.sh item
 	 * 4; with the kicks alone it ran the same to the nanosecond. */
+	/* ... only while we have such sends out (after the progress above),
+	 * and not by a receiver whose receive is done (vr_kick_matched):
+	 * our buffered sends complete at our next move. */
+	uint32_t why = VR_ASLEEP | VR_ASLEEP_ORDER | (vr_bsend_outstanding() ? VR_ASLEEP_SEND : 0);
 	unsigned long long t0 = real_ns();
-	vr_futex_sleep(VR_ASLEEP | VR_ASLEEP_SEND, wake_seen, &ts);
+	vr_futex_sleep(why, wake_seen, &ts);
 	if (real_ns() - t0 >= (unsigned long long)ns)
 		st.timeouts++;
 	if (blk >= 0)
@@ -637,13 +644,13 @@ static int someone_computing(void)
 /* Any rank's ver (its clock, its state) or the epoch (a message sent)
  * moved since the last call: the run is moving.  With naps of 10 ms, the
  * computing flags alone, sampled at each wake-up, missed the computing in
- * between: a 96-rank LU escaped 54 times. */
+ * between: a 96-rank LU escaped 54 times.  Every bump of a ver (notify)
+ * comes with one of hver (horizon_rose), so hver stands for them all: two
+ * words read, not every rank's at each turn of a wait. */
 static int moved(void)
 {
 	static unsigned long long last = INF;
-	unsigned long long sig = atomic_load(epoch);
-	for (int r = 0; r < nranks; r++)
-		sig += atomic_load_explicit(&vr_seg.shm->order[r].ver, memory_order_relaxed);
+	unsigned long long sig = atomic_load(epoch) + atomic_load(&vr_seg.shm->hver);
 	int m = sig != last;
 	last = sig;
 	return m;
@@ -866,6 +873,25 @@ static unsigned long long earliest_from(int chan, int src, int stag, int *bsrc, 
 			}
 	unlock(&o->lock);
 	return best;
+}
+
+/* 1 if a message from world rank src is pending for us (registered by
+ * its sender, not yet received), or if we cannot know: the order off, or
+ * a registration lost to a full pool. */
+int vr_order_pending_from(int src)
+{
+	if (!enabled)
+		return 1;
+	vr_order *o = &vr_seg.shm->order[me];
+	int found = atomic_load(&o->overflow) != 0;
+	lock(&o->lock);
+	const vr_pending *p;
+	uint32_t n;
+	for (int32_t it = -1; !found && (p = next_piece(me, &it, &n)) != NULL;)
+		for (uint32_t k = 0; k < n && !found; k++)
+			found = p[k].src == src;
+	unlock(&o->lock);
+	return found;
 }
 
 static unsigned long long earliest(int chan, int stag, int *bsrc, int *btag)
