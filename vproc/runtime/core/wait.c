@@ -162,10 +162,10 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 	 * sent in fragments (no single copy between the processes) needs the
 	 * receiver to drain them, and no MPI call announces them (hence the
 	 * kicks). */
-	if (kick_peer >= 0 && wait_recv_only && peer_has_sent())
-		vr_kick(kick_comm, kick_peer);
-	else if (kick_peer >= 0)
+	if (kick_peer >= 0 && !wait_recv_only)
 		vr_wake(kick_comm, kick_peer);
+	else if (kick_peer >= 0 && peer_has_sent())
+		vr_kick(kick_comm, kick_peer);
 	/* A receive-only wait with buffered sends of ours out (bsend.c) still
 	 * needs their receivers' kicks: our progress completes them. */
 	int recv_only = wait_recv_only && !vr_bsend_outstanding();
