@@ -75,6 +75,15 @@ double vproc_lu_pivots_on(const vproc_lu_platform *pl, size_t lo, size_t kb, dou
 void vproc_lu_swap_chain(vproc_vsim *s, size_t lo, size_t kb, double w, size_t pk, size_t q,
                          double calls, double row_bytes);
 
+/* PDGETF2's communication down process column qk for the panel of rows
+ * [lo, lo + kb) on process row pk, seconds: its columns' trees, swaps and
+ * pivot rows played on s's aux clocks (colplay.h), the pivot's exchange
+ * weighted by how often it lies on another process row. */
+double vproc_lu_panel_seconds(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk);
+
+/* The same, and the first column's share in *first. */
+double vproc_lu_panel_parts(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk, double *first);
+
 /* BLACS's split ring on row p of s's grid from column root (exposed for
  * the unit tests). */
 void vproc_lu_sring(vproc_vsim *s, size_t p, size_t root, double bytes);
