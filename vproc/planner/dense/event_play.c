@@ -268,6 +268,9 @@ static int act(vproc_eplay *e, size_t q, const vproc_ep_op *op)
 		*clock = vproc_vclock_receive(*clock, t);
 	} else if (op->kind == VPROC_EP_SEND) {
 		send(e, q, op->peer, op->amount);
+	} else if (op->kind == VPROC_EP_PORT) {
+		room(e->pl->bus ? &e->s.wire[0] : &e->s.wire[e->pl->machine[q]], e->now);
+		vproc_vsim_send(&e->s, q, op->peer, op->amount);
 	} else if (op->kind == VPROC_EP_SYNC) {
 		if (!sync_come(e, q, op))
 			return 0;

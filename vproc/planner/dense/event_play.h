@@ -20,11 +20,16 @@
 
 #include "vsim.h"
 
-enum { VPROC_EP_COMPUTE, VPROC_EP_SEND, VPROC_EP_RECV, VPROC_EP_DELAY, VPROC_EP_SYNC };
+/* PORT: a send's booking of the port to peer (the process held while its
+ * bytes go out), no message delivered: a play's phase played in bulk
+ * (lu_grid_play.c's panel) still waits for its port behind a sibling's
+ * transfer booked before it. */
+enum { VPROC_EP_COMPUTE, VPROC_EP_SEND, VPROC_EP_RECV, VPROC_EP_DELAY, VPROC_EP_SYNC,
+       VPROC_EP_PORT };
 
 typedef struct {
 	int kind;
-	size_t peer;     /* SEND, RECV: the other process; SYNC: the group's key */
+	size_t peer;     /* SEND, RECV, PORT: the other process; SYNC: the group's key */
 	double amount;   /* flops, bytes, or ns (DELAY, SYNC) */
 	size_t count;    /* SYNC: the group's members */
 } vproc_ep_op;

@@ -207,6 +207,17 @@ static void swaps(vproc_eplay *e, grid_ctx *g, size_t p, size_t q, size_t k, siz
 
 /* ---- the program ---- */
 
+/* The first process below (p, q) in its column, cyclically, on another
+ * machine; (p, q) itself when there is none. */
+static size_t other_machine(const vproc_lu_platform *pl, size_t p, size_t q)
+{
+	size_t P = pl->P, Q = pl->Q, m = pl->machine[p * Q + q];
+	for (size_t h = 1; h < P; h++)
+		if (pl->machine[(p + h) % P * Q + q] != m)
+			return (p + h) % P * Q + q;
+	return p * Q + q;
+}
+
 /* Column qk's panel at step k (PDGETF2): the column's processes wait for
  * each other and pay the first column's communication, then each books
  * that column's rank-1 update: it waits there behind a sibling's update
@@ -228,8 +239,13 @@ static void panel(vproc_eplay *e, grid_ctx *g, size_t p, size_t k, size_t lo, si
 	double f0 = 2.0 * (double)rows_from(pl, lo, p) * (double)kb, rest = 0;
 	for (size_t j = 1; j < kb; j++)
 		rest += 2.0 * (double)rows_from(pl, lo + j, p) * (double)(kb - j);
+	size_t x = other_machine(pl, p, qk);
+	if (x != i)
+		vproc_eplay_add(e, i, VPROC_EP_PORT, x, 16.0);
 	vproc_eplay_sync(e, i, (4 * k + 1) * Q + qk, P, g->panel_first_ns);
 	vproc_eplay_add(e, i, VPROC_EP_COMPUTE, 0, f0);
+	if (x != i)
+		vproc_eplay_add(e, i, VPROC_EP_PORT, x, 16.0);
 	vproc_eplay_sync(e, i, (4 * k + 2) * Q + qk, P, g->panel_rest_ns);
 	vproc_eplay_add(e, i, VPROC_EP_COMPUTE, 0, rest);
 }
