@@ -34,9 +34,18 @@ typedef struct {
 	size_t count;    /* SYNC: the group's members */
 } vproc_ep_op;
 
+/* The ops a process keeps beside its state: most phases have at most
+ * these (a ring's receive and two sends, a tree's few), so the play reads
+ * them where it reads the rest (a separate array a process made the 2D
+ * play of 4096 processes wait on a cache miss at every move). */
+#define VPROC_EP_INLINE 4
+
 typedef struct {
-	vproc_ep_op *op;   /* the ops of the phase it is in */
 	size_t n, next, cap;
+	vproc_ep_op *op;   /* the ops of the phase it is in: in[], or big[] when more */
+	vproc_ep_op in[VPROC_EP_INLINE];
+	vproc_ep_op *big;  /* kept from phase to phase */
+	size_t bigcap;
 	size_t k;          /* the program's state: its step, */
 	int phase;         /* the next phase to expand, */
 	size_t h;          /* and a counter of the phase's own */

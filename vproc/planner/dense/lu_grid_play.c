@@ -190,16 +190,16 @@ static void swaps(vproc_eplay *e, grid_ctx *g, size_t p, size_t q, size_t k, siz
 	if (g->swap_k[q] != k)
 		chain_plan(pl, g, k, q, calls, w, lo, kb);
 	int member = p == pk;
-	for (size_t h = 1; h < P; h++) {
+	for (size_t h = p == pk ? 1 : (p + P - pk) % P; h < P; h++) {
 		size_t x = (pk + h) % P * Q + q;
-		if (p != pk && x != i)
-			continue;
 		double c = calls * vproc_lu_pivots_on(pl, lo, kb, w, (pk + h) % P);
-		if (c <= 0)
-			continue;
-		vproc_eplay_add(e, i, VPROC_EP_SEND, p == pk ? x : a, row_bytes * c);
-		vproc_eplay_add(e, i, VPROC_EP_RECV, p == pk ? x : a, 0);
-		member |= pl->machine[x] != pl->machine[a];
+		if (c > 0) {
+			vproc_eplay_add(e, i, VPROC_EP_SEND, p == pk ? x : a, row_bytes * c);
+			vproc_eplay_add(e, i, VPROC_EP_RECV, p == pk ? x : a, 0);
+			member |= pl->machine[x] != pl->machine[a];
+		}
+		if (p != pk)
+			break;   /* x is (p, q) itself */
 	}
 	if (member && g->swap_m[q] > 0)
 		vproc_eplay_sync(e, i, 4 * k * Q + q, g->swap_m[q] + 1, g->swap_rest[q]);

@@ -35,6 +35,11 @@ vproc_status vproc_lu_steps_time(const vproc_lu_platform *pl, vproc_lu_seconds *
  * blocks. */
 #define VPROC_LU_PILAENV 32
 
+/* A P x Q grid whose ranks share machines is played in the runtime's
+ * order (lu_grid_play.h) up to these counted events (vproc_lu_play_events),
+ * ring by ring above (lu_play.c, grid_play). */
+#define VPROC_LU_GRID_PLAY_EVENTS 5.0e6
+
 /* PB_CptrsmB's pieces the play books one by one at most; beyond, one
  * message books several, their latencies kept (lu_play.c, piece_group). */
 #define VPROC_LU_PLAY_PIECES 4.0e6
