@@ -195,6 +195,37 @@ static void send(vproc_eplay *e, size_t q, size_t to, double bytes)
 	heap_push(e, to);
 }
 
+/* The earliest time from `ready` on at which cal has a gap of `wire` ns
+ * (vproc_cal_transfer's choice), nothing booked. */
+static unsigned long long free_from(const vproc_calendar *cal, unsigned long long ready,
+                                    unsigned long long wire)
+{
+	unsigned long long t = ready;
+	for (size_t j = 0; j < cal->n; j++) {
+		if (cal->iv[j].end <= t)
+			continue;
+		if (cal->iv[j].start >= t + wire)
+			break;
+		t = cal->iv[j].end;
+	}
+	return t;
+}
+
+/* q waits until its port (or the bus) could start a message of op's bytes
+ * to op's peer; nothing is booked (the play's bulk phase counts its
+ * messages' time, and booking them would hold q's own next send). */
+static void port_wait(vproc_eplay *e, size_t q, const vproc_ep_op *op)
+{
+	const vproc_lu_platform *pl = e->pl;
+	size_t m = pl->machine[q];
+	double bw = pl->bus ? pl->bus_bytes_per_s : pl->bytes_per_s ? pl->bytes_per_s[m] : 0;
+	if (m == pl->machine[op->peer] || bw <= 0)
+		return;
+	const vproc_calendar *cal = pl->bus ? &e->s.wire[0] : &e->s.wire[m];
+	unsigned long long wire = (unsigned long long)llround(op->amount / bw * 1e9);
+	e->s.clock[q] = free_from(cal, e->s.clock[q], wire);
+}
+
 /* ---- the synchronisations ---- */
 
 /* The slot of the synchronisation `key`, opened when q is its first. */
@@ -282,8 +313,7 @@ static int act(vproc_eplay *e, size_t q, const vproc_ep_op *op)
 	} else if (op->kind == VPROC_EP_SEND) {
 		send(e, q, op->peer, op->amount);
 	} else if (op->kind == VPROC_EP_PORT) {
-		room(e->pl->bus ? &e->s.wire[0] : &e->s.wire[e->pl->machine[q]], e->now);
-		vproc_vsim_send(&e->s, q, op->peer, op->amount);
+		port_wait(e, q, op);
 	} else if (op->kind == VPROC_EP_SYNC) {
 		if (!sync_come(e, q, op))
 			return 0;

@@ -20,10 +20,10 @@
 
 #include "vsim.h"
 
-/* PORT: a send's booking of the port to peer (the process held while its
- * bytes go out), no message delivered: a play's phase played in bulk
- * (lu_grid_play.c's panel) still waits for its port behind a sibling's
- * transfer booked before it. */
+/* PORT: the process waits until its port could start a message of
+ * `amount` bytes to peer (nothing booked, no message delivered): a phase
+ * played in bulk (lu_grid_play.c's panel, whose time counts its messages)
+ * still waits for its port behind a sibling's transfer booked before it. */
 enum { VPROC_EP_COMPUTE, VPROC_EP_SEND, VPROC_EP_RECV, VPROC_EP_DELAY, VPROC_EP_SYNC,
        VPROC_EP_PORT };
 
