@@ -247,13 +247,13 @@ static size_t sync_slot(vproc_eplay *e, const vproc_ep_op *op)
 		}
 		free_slot = e->nsync++;
 	}
-	e->sync[free_slot] = (vproc_ep_sync){ op->peer, op->count, 0, SIZE_MAX, 0, op->amount, 1 };
+	e->sync[free_slot] = (vproc_ep_sync){ op->peer, op->count, 0, SIZE_MAX, 0, 1 };
 	return free_slot;
 }
 
 /* q comes to a synchronisation: 0 when it waits for the others; the last
- * lets all go (the waiters back in the heap) at the latest clock plus the
- * delay. */
+ * lets all go (the waiters back in the heap), each at the latest clock
+ * plus its own delay. */
 static int sync_come(vproc_eplay *e, size_t q, const vproc_ep_op *op)
 {
 	size_t j = sync_slot(e, op);
@@ -264,19 +264,19 @@ static int sync_come(vproc_eplay *e, size_t q, const vproc_ep_op *op)
 	s->latest = c > s->latest ? c : s->latest;
 	if (++s->arrived < s->need) {
 		e->proc[q].in_sync = j;
+		e->proc[q].sync_delay = op->amount;
 		e->sync_next[q] = s->first;
 		s->first = q;
 		return 0;
 	}
-	unsigned long long t = s->latest + (unsigned long long)llround(s->delay);
 	for (size_t w = s->first; w != SIZE_MAX; w = e->sync_next[w]) {
-		e->s.clock[w] = t;
+		e->s.clock[w] = s->latest + (unsigned long long)llround(e->proc[w].sync_delay);
 		e->proc[w].in_sync = SIZE_MAX;
 		e->proc[w].next++;
 		heap_push(e, w);
 	}
 	s->used = 0;
-	e->s.clock[q] = t;
+	e->s.clock[q] = s->latest + (unsigned long long)llround(op->amount);
 	return 1;
 }
 

@@ -53,6 +53,7 @@ typedef struct {
 	size_t waits;      /* blocked on a receive from this process, or SIZE_MAX */
 	size_t mail, tail; /* its messages not received yet, oldest first */
 	size_t in_sync;    /* blocked in a group synchronisation (its slot), or SIZE_MAX */
+	double sync_delay; /* its own delay after the latest there, ns */
 } vproc_ep_proc;
 
 typedef struct vproc_eplay vproc_eplay;
@@ -75,7 +76,6 @@ typedef struct {
 	size_t key, need, arrived;
 	size_t first;                /* its waiters, chained by sync_next */
 	unsigned long long latest;   /* the latest clock of those come */
-	double delay;                /* ns */
 	int used;
 } vproc_ep_sync;
 
@@ -106,8 +106,8 @@ void vproc_eplay_free(vproc_eplay *e);
 void vproc_eplay_add(vproc_eplay *e, size_t i, int kind, size_t peer, double amount);
 
 /* Process i waits for the `count` members of the synchronisation `key`
- * (each of them adds it, with the same key, count and delay); the last to
- * come lets all go at the latest clock plus delay_ns.  A play's model of a
+ * (each of them adds it, with the same key and count); the last to come
+ * lets all go, each at the latest clock plus its own delay_ns.  A play's model of a
  * phase it does not play message by message (lu_grid_play.c). */
 void vproc_eplay_sync(vproc_eplay *e, size_t i, size_t key, size_t count, double delay_ns);
 

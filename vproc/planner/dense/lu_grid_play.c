@@ -178,7 +178,13 @@ static void chain_plan(const vproc_lu_platform *pl, grid_ctx *g, size_t k, size_
 
 /* (p, q)'s part of PDLASWP at step k: row pk exchanges with each row
  * holding pivots (both send, then receive), then the partners on other
- * machines wait for each other the chain's other latencies. */
+ * machines wait for each other and the chain's other latencies: row pk
+ * all of them, a partner with c of the pivots the expected place of its
+ * last exchange in the chain, c / (c + 1) of it (the last of c uniform
+ * places).  Let all go at the chain's end, the partners tied, and the
+ * lowest rank moved first: on soak case 64 the column's U12 leader
+ * (row pk + 1, the lowest) then had its L21 first through the siblings'
+ * shared port, where the runtime's partners left PDLASWP some us apart. */
 static void swaps(vproc_eplay *e, grid_ctx *g, size_t p, size_t q, size_t k, size_t lo, size_t kb)
 {
 	const vproc_lu_platform *pl = e->pl;
@@ -190,6 +196,7 @@ static void swaps(vproc_eplay *e, grid_ctx *g, size_t p, size_t q, size_t k, siz
 	if (g->swap_k[q] != k)
 		chain_plan(pl, g, k, q, calls, w, lo, kb);
 	int member = p == pk;
+	double share = 1.0;   /* of the chain's rest: row pk waits for all of it */
 	for (size_t h = p == pk ? 1 : (p + P - pk) % P; h < P; h++) {
 		size_t x = (pk + h) % P * Q + q;
 		double c = calls * vproc_lu_pivots_on(pl, lo, kb, w, (pk + h) % P);
@@ -197,12 +204,13 @@ static void swaps(vproc_eplay *e, grid_ctx *g, size_t p, size_t q, size_t k, siz
 			vproc_eplay_add(e, i, VPROC_EP_SEND, p == pk ? x : a, row_bytes * c);
 			vproc_eplay_add(e, i, VPROC_EP_RECV, p == pk ? x : a, 0);
 			member |= pl->machine[x] != pl->machine[a];
+			share = p == pk ? 1.0 : c / (c + 1.0);
 		}
 		if (p != pk)
 			break;   /* x is (p, q) itself */
 	}
 	if (member && g->swap_m[q] > 0)
-		vproc_eplay_sync(e, i, 4 * k * Q + q, g->swap_m[q] + 1, g->swap_rest[q]);
+		vproc_eplay_sync(e, i, 4 * k * Q + q, g->swap_m[q] + 1, share * g->swap_rest[q]);
 }
 
 /* ---- the program ---- */
