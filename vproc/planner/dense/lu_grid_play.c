@@ -29,6 +29,15 @@
 #include "lu_play.h"
 #include "lu_row_play.h"
 
+/* The panel in bulk phases (panel()): the first column's four message
+ * phases, each waiting for the ports; the other columns in at most
+ * PANEL_CHUNKS chunks, each waiting for the ports, then its rank-1
+ * updates.  Synchronisation keys: KEYS a step, the swap chain's at 0 (+ q),
+ * the first column's at 4..7, the chunks' at 8..8 + PANEL_CHUNKS - 1. */
+#define PANEL_WAITS 4
+#define PANEL_CHUNKS 16
+#define KEYS 32
+
 enum { PH_PANEL, PH_PIVOTS, PH_SWAPS, PH_TRSM, PH_L21, PH_END };
 
 typedef struct {
@@ -210,7 +219,7 @@ static void swaps(vproc_eplay *e, grid_ctx *g, size_t p, size_t q, size_t k, siz
 			break;   /* x is (p, q) itself */
 	}
 	if (member && g->swap_m[q] > 0)
-		vproc_eplay_sync(e, i, 4 * k * Q + q, g->swap_m[q] + 1, share * g->swap_rest[q]);
+		vproc_eplay_sync(e, i, KEYS * k * Q + q, g->swap_m[q] + 1, share * g->swap_rest[q]);
 }
 
 /* ---- the program ---- */
@@ -226,14 +235,21 @@ static size_t other_machine(const vproc_lu_platform *pl, size_t p, size_t q)
 	return p * Q + q;
 }
 
-/* Column qk's panel at step k (PDGETF2): the column's processes wait for
- * each other and pay the first column's communication, then each books
- * that column's rank-1 update: it waits there behind a sibling's update
- * begun before (the trace of 3 x 3 processes on 2 x 2 machines shows
- * the first DGER of step 2 416 us behind its sibling's PDGEMM while the
- * column's other processes wait for its PDAMAX); then they wait for each
- * other again, pay the other kb - 1 columns' communication, and compute
- * the rest (one segment each, up to the pivots' ring). */
+/* Column qk's panel at step k (PDGETF2), in bulk phases: per column the
+ * runtime sends PDAMAX's combine and its broadcast, PDSWAP's exchange and
+ * PDGER's pivot row, each message from its sender's port, then every
+ * process updates its rows, on its machine's processor.  The play: the
+ * column's processes wait for their ports and for each other, four times
+ * a quarter of the first column's communication, then book that column's
+ * rank-1 update; then the other kb - 1 columns in up to PANEL_CHUNKS
+ * chunks alike (the ports, each other, the chunk's communication, its
+ * updates).  A DGER waits there behind a sibling's update begun before
+ * (the trace of 3 x 3 processes on 2 x 2 machines: step 2's first DGER
+ * 416 us behind its sibling's PDGEMM, the column's others waiting in
+ * PDAMAX), and a message behind a sibling's L21 or U12 on the port (soak
+ * case 53: 1.5 ms, then again 0.6 ms, in the first column); in one bulk
+ * phase both overlapped the column's communication (case 64 1.095, case
+ * 53 1.043; with the chunks 0.998 and 1.006). */
 static void panel(vproc_eplay *e, grid_ctx *g, size_t p, size_t k, size_t lo, size_t kb)
 {
 	const vproc_lu_platform *pl = e->pl;
@@ -247,15 +263,19 @@ static void panel(vproc_eplay *e, grid_ctx *g, size_t p, size_t k, size_t lo, si
 	double f0 = 2.0 * (double)rows_from(pl, lo, p) * (double)kb, rest = 0;
 	for (size_t j = 1; j < kb; j++)
 		rest += 2.0 * (double)rows_from(pl, lo + j, p) * (double)(kb - j);
-	size_t x = other_machine(pl, p, qk);
-	if (x != i)
-		vproc_eplay_add(e, i, VPROC_EP_PORT, x, 16.0);
-	vproc_eplay_sync(e, i, (4 * k + 1) * Q + qk, P, g->panel_first_ns);
+	size_t x = other_machine(pl, p, qk), chunks = kb - 1 < PANEL_CHUNKS ? kb - 1 : PANEL_CHUNKS;
+	for (size_t w = 0; w < PANEL_WAITS; w++) {
+		if (x != i)
+			vproc_eplay_add(e, i, VPROC_EP_PORT, x, 16.0);
+		vproc_eplay_sync(e, i, (KEYS * k + 4 + w) * Q + qk, P, g->panel_first_ns / PANEL_WAITS);
+	}
 	vproc_eplay_add(e, i, VPROC_EP_COMPUTE, 0, f0);
-	if (x != i)
-		vproc_eplay_add(e, i, VPROC_EP_PORT, x, 16.0);
-	vproc_eplay_sync(e, i, (4 * k + 2) * Q + qk, P, g->panel_rest_ns);
-	vproc_eplay_add(e, i, VPROC_EP_COMPUTE, 0, rest);
+	for (size_t c = 0; c < chunks; c++) {
+		if (x != i)
+			vproc_eplay_add(e, i, VPROC_EP_PORT, x, 16.0);
+		vproc_eplay_sync(e, i, (KEYS * k + 8 + c) * Q + qk, P, g->panel_rest_ns / (double)chunks);
+		vproc_eplay_add(e, i, VPROC_EP_COMPUTE, 0, rest / (double)chunks);
+	}
 }
 
 /* PDGEMM: L21 along row p, U12 down column q, (p, q)'s update. */
