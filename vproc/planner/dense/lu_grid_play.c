@@ -3,15 +3,16 @@
  * of PDGETRF's loop (pdgetrf.f: columns lo = k nb on, kb of them, the
  * panel on process row pk = k mod P, column qk = k mod Q):
  *   PDGETF2 on column qk (pdgetf2.f: per column PDAMAX, PDSWAP, PDGER's
- *     pivot row down the column): the column's processes synchronise and
- *     pay vproc_lu_panel_seconds (lu_play.c plays the same bulk), then
- *     compute their rank-1 updates (no MPI call between: one segment with
- *     what comes before the pivots' ring);
+ *     pivot row down the column): in bulk phases (panel()), each the
+ *     column's processes waiting for their ports and for each other, then
+ *     paying a share of vproc_lu_panel_parts' communication and computing
+ *     their share of the rank-1 updates;
  *   its pivots along row p by BLACS's split ring (IGEBS2D / IGEBR2D);
  *   PDLASWP, column q: row pk exchanges with each row holding some of the
  *     panel's pivots (vproc_lu_swap_chain: both send, then receive), and
  *     the chain's other latencies make its partners on other machines
- *     wait for each other (a synchronisation);
+ *     wait for each other (a synchronisation, each leaving at its own
+ *     expected last exchange);
  *   PDTRSM on row pk (lu_row_play.h, as pdtrsm_ chooses);
  *   PDGEMM (PB_CpgemmAB): L21 along row p by the split ring, U12 down
  *     column q (PDGETRF's column-wise ' ': MPI_Bcast, two levels as the

@@ -3,9 +3,11 @@
  * in the order the runtime books (event_play.h; doc/design/predictions.md,
  * "Ranks sharing a machine in 2D"): every process (p, q) runs its own
  * program, step after step: the panel on process column qk (PDGETF2's
- * messages down the column in bulk, as lu_play.c plays them: the column's
- * processes wait for each other, pay vproc_lu_panel_seconds, then compute
- * their rank-1 updates), the pivots along its row by the split ring,
+ * messages down the column in bulk phases, lu_play.c's column play cut
+ * into the first column's four message phases and up to 16 chunks of the
+ * others: each phase the column's processes wait for their ports and for
+ * each other, pay its communication, compute its rank-1 updates), the
+ * pivots along its row by the split ring,
  * PDLASWP's exchanges with row pk in its column (vproc_lu_swap_chain's
  * chain, its remaining latencies a synchronisation of the partners),
  * PDTRSM on row pk (lu_row_play.h), L21 along its row by the split ring,
@@ -15,7 +17,9 @@
  * its clock, the process with the smallest clock first: so ranks sharing
  * a machine share its calendars in virtual-time order, as under the
  * emulator.  With one rank a machine it books what lu_play.c's ring-by-ring
- * play books (plus the runtime's 1 ns tick a message).
+ * play books (plus the runtime's 1 ns tick a message, and the panel's
+ * slowest row's rank-1 updates of each phase), and lu_play.c plays such a
+ * grid ring by ring.
  * Pure (vproc rules).
  */
 #ifndef VPROC_DENSE_LU_GRID_PLAY_H
