@@ -318,7 +318,7 @@ static int expand(vproc_eplay *e, size_t i)
 		pr->phase = lo2 < pl->n ? PH_TRSM : PH_END;
 		break;
 	case PH_TRSM:
-		if (p != pk || vproc_lu_row_trsm(e, p, q, lo2, kb, k % Q, g->group))
+		if (p != pk || vproc_lu_row_trsm(e, p, q, lo2, kb, k % Q, g->group, 1))
 			pr->phase = PH_L21;
 		break;
 	case PH_L21:
