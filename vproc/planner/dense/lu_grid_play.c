@@ -13,7 +13,9 @@
  *     the chain's other latencies make its partners on other machines
  *     wait for each other (a synchronisation, each leaving at its own
  *     expected last exchange);
- *   PDTRSM on row pk (lu_row_play.h, as pdtrsm_ chooses);
+ *   PDTRSM on row pk (lu_row_play.h, as pdtrsm_ chooses; PB_CptrsmAB's L11
+ *     in PILAENV blocks, each broadcast along the row and solved on its
+ *     own: each block's solve can queue behind a sibling's update);
  *   PDGEMM (PB_CpgemmAB): L21 along row p by the split ring, U12 down
  *     column q (PDGETRF's column-wise ' ': MPI_Bcast, two levels as the
  *     runtime's coll.c sends it; the increasing ring when pdgemm_ forces

@@ -10,7 +10,8 @@
  * pivots along its row by the split ring,
  * PDLASWP's exchanges with row pk in its column (vproc_lu_swap_chain's
  * chain, its remaining latencies a synchronisation of the partners),
- * PDTRSM on row pk (lu_row_play.h), L21 along its row by the split ring,
+ * PDTRSM on row pk (lu_row_play.h; L11 in PILAENV blocks), L21 along its
+ * row by the split ring,
  * U12 down its column (MPI_Bcast's two-level tree, or the increasing ring
  * pdgemm_ forces), its update.  Its compute between two MPI calls is one
  * segment on its machine's processor, its sends book its machine's port at
