@@ -116,7 +116,8 @@ static double model_sum(const hl_config *cfg, seconds_fn fn, hl_speeds how, cons
 	                         bus, bus ? cfg->emu.latency_us * 1e-6 : 0.0,
 	                         bus ? cfg->emu.bandwidth_mbps * 1e6 / 8.0 : 0.0,
 	                         cfg->kernel == HL_KERNEL_HPL,   /* HPL_pdmxswp */
-	                         0 };   /* PB_CptrsmB's pieces: the play's grouping */
+	                         0,     /* PB_CptrsmB's pieces: the play's grouping */
+	                         0 };   /* 2D: in virtual-time order (lu_grid_play.c) */
 	double total = 0.0;
 	for (size_t k = 0; k < cfg->nsizes; k++) {
 		vproc_lu_seconds s;

@@ -47,15 +47,22 @@ static unsigned long long col_last(const vproc_vsim *s)
 
 double vproc_col_seconds(vproc_vsim *s, size_t kb, vproc_col_fn *col, const void *arg)
 {
-	unsigned long long first = 0;
+	double first;
+	return vproc_col_parts(s, kb, col, arg, &first);
+}
+
+double vproc_col_parts(vproc_vsim *s, size_t kb, vproc_col_fn *col, const void *arg, double *first)
+{
+	unsigned long long t1 = 0;
 	for (size_t p = 0; p < s->pl->P; p++)
 		s->aux[p] = 0;
 	for (int j = 0; j < 3; j++) {
 		col(s, arg);
-		first = j == 0 ? col_last(s) : first;
+		t1 = j == 0 ? col_last(s) : t1;
 	}
-	double period = (double)(col_last(s) - first) / 2.0;
-	return ((double)first + (double)(kb - 1) * period) * 1e-9;
+	double period = (double)(col_last(s) - t1) / 2.0;
+	*first = (double)t1 * 1e-9;
+	return ((double)t1 + (double)(kb - 1) * period) * 1e-9;
 }
 
 void vproc_col_start(vproc_vsim *s, size_t q, double seconds)

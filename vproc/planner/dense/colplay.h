@@ -40,6 +40,10 @@ typedef void vproc_col_fn(vproc_vsim *s, const void *arg);
  * others. */
 double vproc_col_seconds(vproc_vsim *s, size_t kb, vproc_col_fn *col, const void *arg);
 
+/* The same, and the first column's seconds in *first (lu_grid_play.c
+ * books the first column's rank-1 update on its own). */
+double vproc_col_parts(vproc_vsim *s, size_t kb, vproc_col_fn *col, const void *arg, double *first);
+
 /* The processes of process column q start the panel together, at the
  * latest of their clocks, and pay `seconds` of it. */
 void vproc_col_start(vproc_vsim *s, size_t q, double seconds);

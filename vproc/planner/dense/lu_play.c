@@ -3,9 +3,11 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "colplay.h"
 #include "lu_play.h"
+#include "lu_grid_play.h"
 #include "lu_row_play.h"
 #include "lu_solve.h"
 #include "vsim.h"
@@ -79,26 +81,57 @@ static void col_play(vproc_vsim *s, const void *arg)
 }
 
 /* The fraction of the panel's pivots (rows [lo, lo + kb), process row
- * pk) expected on other process rows (vproc_lu_pivots_on). */
-static double across(const vproc_lu_platform *pl, size_t lo, size_t kb, size_t pk)
+ * pk, column qk) expected on process rows of other machines than pk's
+ * (vproc_lu_pivots_on): PDSWAP's exchange with a row on pk's own machine
+ * costs the runtime a tick, not a latency. */
+static double across(const vproc_lu_platform *pl, size_t lo, size_t kb, size_t pk, size_t qk)
 {
+	size_t Q = pl->Q, m = pl->machine[pk * Q + qk];
 	double w = vproc_lu_pivot_weight(pl, lo, kb), c = 0;
-	for (size_t h = 1; h < pl->P; h++)
-		c += vproc_lu_pivots_on(pl, lo, kb, w, (pk + h) % pl->P);
+	for (size_t h = 1; h < pl->P; h++) {
+		size_t x = (pk + h) % pl->P;
+		if (pl->machine[x * Q + qk] != m)
+			c += vproc_lu_pivots_on(pl, lo, kb, w, x);
+	}
 	return c / (double)kb;
 }
 
-/* The kb columns' communication, seconds (vproc_col_seconds): the times
- * with and without the pivot's exchange, weighted by how often the pivot
- * lies in another process row (across()); the other row is taken half
- * the column away. */
-static double col_seconds(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
+/* The exchange's partner: the first row from half the column away on
+ * another machine than pk's (pk itself when there is none). */
+static size_t partner(const vproc_lu_platform *pl, size_t pk, size_t qk)
 {
-	size_t P = s->pl->P;
-	lu_col stay = { kb, pk, pk, qk }, swap = { kb, pk, (pk + P / 2) % P, qk };
-	double x = across(s->pl, lo, kb, pk);
-	return (1.0 - x) * vproc_col_seconds(s, kb, col_play, &stay) +
-	       x * vproc_col_seconds(s, kb, col_play, &swap);
+	size_t P = pl->P, Q = pl->Q;
+	for (size_t h = 0; h < P; h++) {
+		size_t x = (pk + P / 2 + h) % P;
+		if (pl->machine[x * Q + qk] != pl->machine[pk * Q + qk])
+			return x;
+	}
+	return pk;
+}
+
+/* The kb columns' communication, seconds (vproc_col_seconds; lu_play.h): the times
+ * with and without the pivot's exchange, weighted by how often the pivot
+ * lies on another machine's process row (across()); the other row is
+ * taken half the column away (partner()).  With 2 ranks of a column a
+ * machine on alternate rows (a 2D panel's row pattern 1 0 1 0), the row
+ * half the column away shares pk's machine: taking it made every swap
+ * free, and the panel of n = 512, nb = 32 on 4 x 2 (4 machines) 2
+ * latencies a column where the emulator's trace shows 2 to 4 (about 15
+ * us at 5 us, the play 9.9). */
+double vproc_lu_panel_seconds(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
+{
+	double first;
+	return vproc_lu_panel_parts(s, lo, kb, pk, qk, &first);
+}
+
+double vproc_lu_panel_parts(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk, double *first)
+{
+	lu_col stay = { kb, pk, pk, qk }, swap = { kb, pk, partner(s->pl, pk, qk), qk };
+	double x = across(s->pl, lo, kb, pk, qk), f0, f1;
+	double t = (1.0 - x) * vproc_col_parts(s, kb, col_play, &stay, &f0) +
+	           x * vproc_col_parts(s, kb, col_play, &swap, &f1);
+	*first = (1.0 - x) * f0 + x * f1;
+	return t;
 }
 
 /* PDGETF2 on process column qk, rows from lo, kb columns.  With P > 1,
@@ -115,7 +148,7 @@ static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 	const vproc_lu_platform *pl = s->pl;
 	size_t P = pl->P, Q = pl->Q;
 	if (P > 1)
-		vproc_col_start(s, qk, col_seconds(s, lo, kb, pk, qk));
+		vproc_col_start(s, qk, vproc_lu_panel_seconds(s, lo, kb, pk, qk));
 	for (size_t p = 0; p < P; p++) {
 		double flops = 0;   /* the rank-1 updates, summed (arithmetic only) */
 		for (size_t j = 0; j < kb; j++)
@@ -370,11 +403,45 @@ static void lu_end(vproc_vsim *s)
 	vproc_vsim_timer_stop(s);
 }
 
+/* Does some machine hold two processes or more?  (-1: no memory.) */
+static int shared(const vproc_lu_platform *pl)
+{
+	unsigned char *seen = calloc(pl->nmachines, 1);
+	int two = 0;
+	if (seen == NULL)
+		return -1;
+	for (size_t i = 0; i < pl->P * pl->Q && !two; i++) {
+		size_t m = pl->machine[i];
+		two = m < pl->nmachines && seen[m];
+		if (m < pl->nmachines)
+			seen[m] = 1;
+	}
+	free(seen);
+	return two;
+}
+
+/* A grid (P > 1) is played in the runtime's order (lu_grid_play.h) when
+ * ranks share a machine and the play is small enough; with one rank a
+ * machine no calendar is shared and the ring-by-ring play books the same
+ * (but the runtime's 1 ns tick a message), at a fifth of the cost; above
+ * VPROC_LU_GRID_PLAY_EVENTS counted events the event play would cost 5 to
+ * 9 times the ring play's (a cache miss a move: bench_plan's 2D plan of
+ * 4096 processors took 21 s instead of 3.4 s, load 30-40), so the ring
+ * play keeps the plan's cost bounded. */
+static int grid_play(const vproc_lu_platform *pl)
+{
+	if (pl == NULL || pl->P < 2 || pl->ring_play || vproc_lu_platform_check(pl) != VPROC_OK)
+		return 0;
+	return vproc_lu_play_events(pl) <= VPROC_LU_GRID_PLAY_EVENTS && shared(pl) != 0;
+}
+
 vproc_status vproc_lu_play_time(const vproc_lu_platform *pl, vproc_lu_seconds *out)
 {
 	/* one process row: the runtime's order (lu_row_play.h) */
 	if (pl != NULL && pl->P == 1)
 		return vproc_lu_row_play_time(pl, lu_begin, lu_end, out);
+	if (grid_play(pl))
+		return vproc_lu_grid_play_time(pl, lu_begin, lu_end, out);
 	return vproc_vsim_play(pl, lu_begin, lu_step, lu_end, out);
 }
 
@@ -382,5 +449,7 @@ vproc_status vproc_lu_steps_time(const vproc_lu_platform *pl, vproc_lu_seconds *
 {
 	if (pl != NULL && pl->P == 1)
 		return vproc_lu_row_play_time(pl, NULL, NULL, out);
+	if (grid_play(pl))
+		return vproc_lu_grid_play_time(pl, NULL, NULL, out);
 	return vproc_vsim_run(pl, lu_step, out);
 }

@@ -35,6 +35,11 @@ vproc_status vproc_lu_steps_time(const vproc_lu_platform *pl, vproc_lu_seconds *
  * blocks. */
 #define VPROC_LU_PILAENV 32
 
+/* A P x Q grid whose ranks share machines is played in the runtime's
+ * order (lu_grid_play.h) up to these counted events (vproc_lu_play_events),
+ * ring by ring above (lu_play.c, grid_play). */
+#define VPROC_LU_GRID_PLAY_EVENTS 5.0e6
+
 /* PB_CptrsmB's pieces the play books one by one at most; beyond, one
  * message books several, their latencies kept (lu_play.c, piece_group). */
 #define VPROC_LU_PLAY_PIECES 4.0e6
@@ -74,6 +79,15 @@ double vproc_lu_pivots_on(const vproc_lu_platform *pl, size_t lo, size_t kb, dou
  * a latency a swap, and the blocks overlapped. */
 void vproc_lu_swap_chain(vproc_vsim *s, size_t lo, size_t kb, double w, size_t pk, size_t q,
                          double calls, double row_bytes);
+
+/* PDGETF2's communication down process column qk for the panel of rows
+ * [lo, lo + kb) on process row pk, seconds: its columns' trees, swaps and
+ * pivot rows played on s's aux clocks (colplay.h), the pivot's exchange
+ * weighted by how often it lies on another process row. */
+double vproc_lu_panel_seconds(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk);
+
+/* The same, and the first column's share in *first. */
+double vproc_lu_panel_parts(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk, double *first);
 
 /* BLACS's split ring on row p of s's grid from column root (exposed for
  * the unit tests). */

@@ -16,6 +16,7 @@
 #ifndef VPROC_DENSE_LU_ROW_PLAY_H
 #define VPROC_DENSE_LU_ROW_PLAY_H
 
+#include "event_play.h"
 #include "lu_time.h"
 #include "vsim.h"
 
@@ -24,5 +25,22 @@
  * VPROC_EINVAL (pl->P != 1, or vproc_lu_platform_check), VPROC_ENOMEM. */
 vproc_status vproc_lu_row_play_time(const vproc_lu_platform *pl, vproc_vsim_phase *begin,
                                     vproc_vsim_phase *end, vproc_lu_seconds *out);
+
+/* The row's pieces, for process (p, q) of e's grid (index p Q + q):
+ * its part of BLACS's split ring along row p from column root
+ * (BI_SringBS / BR: the root sends right, then left; up to Q / 2 away the
+ * processes forward to their right, beyond Q / 2 + 1 to their left;
+ * lu_play.c, vproc_lu_sring); its part of PDTRSM on row p as pdtrsm_
+ * chooses (L11's owner in column qk; PB_CptrsmB's pieces booked `group`
+ * a message; PB_CptrsmAB's L11 in PILAENV blocks, each broadcast and
+ * solved on its own, when `blocks`, else at once): 1 when its part is all
+ * expanded, 0 when L11's owner has more processes to serve (its h counts
+ * them). */
+void vproc_lu_row_sring(vproc_eplay *e, size_t p, size_t q, size_t root, double bytes);
+int vproc_lu_row_trsm(vproc_eplay *e, size_t p, size_t q, size_t lo2, size_t kb, size_t qk,
+                      size_t group, int blocks);
+
+/* DGETF2's rank-1 updates on rows x kb. */
+double vproc_lu_panel_flops(size_t rows, size_t kb);
 
 #endif

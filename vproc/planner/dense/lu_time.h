@@ -48,6 +48,9 @@ typedef struct {
 	/* lu_play: how many of PB_CptrsmB's pieces one message books; 0: the
 	 * play's choice (VPROC_LU_PLAY_PIECES) */
 	size_t piece_group;
+	/* lu_play with P > 1: 1 books ring by ring (lu_play.c's steps, as
+	 * before lu_grid_play.c), for comparison; 0 in virtual-time order */
+	int ring_play;
 } vproc_lu_platform;
 
 typedef struct {
