@@ -403,3 +403,20 @@ void vproc_eplay_free(vproc_eplay *e)
 	vproc_vsim_free(&e->s);
 	*e = (vproc_eplay){ 0 };
 }
+
+vproc_status vproc_eplay_time(vproc_eplay *e, vproc_vsim_phase *begin, vproc_vsim_phase *end,
+                              vproc_lu_seconds *out)
+{
+	if (begin)
+		begin(&e->s);
+	vproc_status st = vproc_eplay_run(e);
+	if (st == VPROC_OK && end)
+		end(&e->s);
+	if (st == VPROC_OK) {
+		out->total = vproc_vsim_last(&e->s);
+		out->compute = vproc_vsim_busiest(&e->s);
+		out->network = out->total - out->compute;
+	}
+	vproc_eplay_free(e);
+	return st;
+}

@@ -115,4 +115,10 @@ void vproc_eplay_sync(vproc_eplay *e, size_t i, size_t key, size_t count, double
  * (a receive or a synchronisation never matched: a bug of the programs). */
 vproc_status vproc_eplay_run(vproc_eplay *e);
 
+/* The plays' common end: begin's phase (may be NULL), every program to
+ * its end, end's phase, then out's total, compute (the busiest machine)
+ * and network; frees e whatever comes.  vproc_eplay_run's statuses. */
+vproc_status vproc_eplay_time(vproc_eplay *e, vproc_vsim_phase *begin, vproc_vsim_phase *end,
+                              vproc_lu_seconds *out);
+
 #endif

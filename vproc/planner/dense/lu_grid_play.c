@@ -384,19 +384,8 @@ vproc_status vproc_lu_grid_play_time(const vproc_lu_platform *pl, vproc_vsim_pha
 	if (st != VPROC_OK)
 		return st;
 	st = vproc_eplay_init(&e, pl, expand, &g);
-	if (st == VPROC_OK) {
-		if (begin)
-			begin(&e.s);
-		st = vproc_eplay_run(&e);
-		if (st == VPROC_OK && end)
-			end(&e.s);
-		if (st == VPROC_OK) {
-			out->total = vproc_vsim_last(&e.s);
-			out->compute = vproc_vsim_busiest(&e.s);
-			out->network = out->total - out->compute;
-		}
-		vproc_eplay_free(&e);
-	}
+	if (st == VPROC_OK)
+		st = vproc_eplay_time(&e, begin, end, out);
 	ctx_free(&g);
 	return st;
 }

@@ -227,18 +227,5 @@ vproc_status vproc_lu_row_play_time(const vproc_lu_platform *pl, vproc_vsim_phas
 	size_t group = vproc_lu_piece_group(pl);
 	vproc_eplay e;
 	vproc_status st = vproc_eplay_init(&e, pl, expand, &group);
-	if (st != VPROC_OK)
-		return st;
-	if (begin)
-		begin(&e.s);
-	st = vproc_eplay_run(&e);
-	if (st == VPROC_OK && end)
-		end(&e.s);
-	if (st == VPROC_OK) {
-		out->total = vproc_vsim_last(&e.s);
-		out->compute = vproc_vsim_busiest(&e.s);
-		out->network = out->total - out->compute;
-	}
-	vproc_eplay_free(&e);
-	return st;
+	return st != VPROC_OK ? st : vproc_eplay_time(&e, begin, end, out);
 }
