@@ -142,12 +142,6 @@ static int get_sizes(diag *d, const hl_key_def *row, const yt_node *v, hl_config
 	return rc;
 }
 
-/* The value of the common top-level key named key, or NULL. */
-const yt_node *cfg_given(const cfg_top_keys *t, const char *key)
-{
-	return t->at[hl_key_find(HL_KS_TOP, key) - hl_keys];
-}
-
 /* args: a list of strings, each reported at its own line. */
 static int load_args(diag *d, const yt_node *v, hl_config *cfg)
 {

@@ -81,7 +81,13 @@ typedef struct {
 	const yt_node *at[HL_KEYS_MAX];
 } cfg_top_keys;
 
-const yt_node *cfg_given(const cfg_top_keys *t, const char *key);
+/* The value of the common top-level key named key, or NULL (inline: the
+ * kernel's checks read it too, and load_kernel.c would otherwise call
+ * back into config.c, which calls it). */
+static inline const yt_node *cfg_given(const cfg_top_keys *t, const char *key)
+{
+	return t->at[hl_key_find(HL_KS_TOP, key) - hl_keys];
+}
 
 /* ---- load_kernel.c ------------------------------------------------------ */
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "config/config.h"
-#include "planner/dense/lu_play.h"
+#include "planner/dense/lu_timed_play.h"
 #include "planner/dense/lu_time.h"
 #include "planner/dense/mm_time.h"
 #include "planner/dense/qr_time.h"

@@ -15,6 +15,7 @@
 #include "planner/dense/event_play.h"
 #include "planner/dense/lu_grid_play.h"
 #include "planner/dense/lu_play.h"
+#include "planner/dense/lu_timed_play.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 

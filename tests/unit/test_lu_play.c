@@ -12,6 +12,7 @@
 
 #include "planner/dense/lu_play.h"
 #include "planner/dense/lu_solve.h"
+#include "planner/dense/lu_timed_play.h"
 #include "planner/dense/lu_time.h"
 #include "planner/dense/vsim.h"
 

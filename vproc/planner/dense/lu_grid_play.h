@@ -19,8 +19,8 @@
  * a machine share its calendars in virtual-time order, as under the
  * emulator.  With one rank a machine it books what lu_play.c's ring-by-ring
  * play books (plus the runtime's 1 ns tick a message, and the panel's
- * slowest row's rank-1 updates of each phase), and lu_play.c plays such a
- * grid ring by ring.
+ * slowest row's rank-1 updates of each phase), and lu_timed_play.c has such a
+ * grid played ring by ring (lu_play.c).
  * Pure (vproc rules).
  */
 #ifndef VPROC_DENSE_LU_GRID_PLAY_H
@@ -29,7 +29,7 @@
 #include "lu_time.h"
 #include "vsim.h"
 
-/* The steps, between begin and end (NULL: none; lu_play.c's timed region
+/* The steps, between begin and end (NULL: none; lu_timed_play.c's timed region
  * of hl-driver) played on the same simulated processes.  VPROC_OK,
  * VPROC_EINVAL (pl->P < 2, or vproc_lu_platform_check), VPROC_ENOMEM. */
 vproc_status vproc_lu_grid_play_time(const vproc_lu_platform *pl, vproc_vsim_phase *begin,

@@ -1,5 +1,5 @@
 /*
- * lu_play.h -- the predicted seconds of ScaLAPACK's PDGETRF played out on
+ * lu_play.h -- ScaLAPACK's PDGETRF played out on
  * the virtual clock's arithmetic (vsim.h), message by message, in each
  * process's program order, with the BLACS topologies the routines really
  * use (doc/design/predictions.md, "Which is right"): per step PDGETF2 on
@@ -11,8 +11,9 @@
  * rows by the split ring and U down the columns by MPI_Bcast, or by the
  * increasing ring pdgemm_ forces when nb > PILAENV, then the update.  No look-ahead: PDGETRF has none.  The sum of phases in
  * lu_time.h (first hop only, no PB_CptrsmB) stays for kernel: hpl.
- * A 1 x Q row (P = 1) is played event by event instead, in the runtime's
- * order of bookings (lu_row_play.h).
+ * Here: that ring-by-ring step, and the pieces the event plays
+ * (lu_row_play.h, lu_grid_play.h) and PDGETRS (lu_solve.h) share; which
+ * play times a platform is lu_timed_play.h's choice.
  * Pure (vproc rules).
  */
 #ifndef VPROC_DENSE_LU_PLAY_H
@@ -21,36 +22,29 @@
 #include "lu_time.h"
 #include "vsim.h"
 
-/* hl-driver's timed region of kernel lu (launcher/programs/driver.c):
- * its barriers (vsim.h's timer), PDGETRF (PCHK1MAT's GLOBCHK, the steps,
- * INFO's IGAMN2D along the rows) and PDGETRS (lu_solve.h). */
-vproc_status vproc_lu_play_time(const vproc_lu_platform *pl, vproc_lu_seconds *out);
-
-/* PDGETRF's steps alone, from clocks at 0 (the unit tests' hand-worked
- * cases). */
-vproc_status vproc_lu_steps_time(const vproc_lu_platform *pl, vproc_lu_seconds *out);
 
 /* PILAENV: PBLAS's logical block size (PBLAS/SRC/pilaenv.f returns 32),
  * which decides PDTRSM's topologies, PB_CptrsmB's pieces and logical
  * blocks. */
 #define VPROC_LU_PILAENV 32
 
-/* A P x Q grid whose ranks share machines is played in the runtime's
- * order (lu_grid_play.h) up to these counted events (vproc_lu_play_events),
- * ring by ring above (lu_play.c, grid_play). */
-#define VPROC_LU_GRID_PLAY_EVENTS 5.0e6
 
 /* PB_CptrsmB's pieces the play books one by one at most; beyond, one
  * message books several, their latencies kept (lu_play.c, piece_group). */
 #define VPROC_LU_PLAY_PIECES 4.0e6
 
+/* About how many events (messages, bookings, flop terms) PDGETRF's
+ * steps cost in the plays (uses pl's n, b, P, Q only). */
+double vproc_lu_steps_events(const vproc_lu_platform *pl);
+
+/* Step k of PDGETRF's loop, ring by ring, on the panel of rows [lo, lo +
+ * kb) (vsim.h's vproc_vsim_step). */
+void vproc_lu_step(vproc_vsim *s, size_t k, size_t lo, size_t kb);
+
 /* How many of them one message books (pl->piece_group, or the play's
  * choice); lu_row_play.c books them alike. */
 size_t vproc_lu_piece_group(const vproc_lu_platform *pl);
 
-/* About how many events (messages, bookings, flop terms) the play of pl
- * costs, for the caller's budget (uses pl's n, b, P, Q only). */
-double vproc_lu_play_events(const vproc_lu_platform *pl);
 
 /* The pivots of the panel at rows [lo, lo + kb) expected on process row x
  * (not the panel's) for a random matrix: partial pivoting takes the

@@ -8,7 +8,7 @@
  * is one segment, booked on its machine's processor when it reaches the
  * next call; its sends book its machine's port at its clock.  So siblings
  * on one machine share its processor and port in virtual-time order, as
- * under the emulator.  vproc_lu_play_time calls it for P = 1, and
+ * under the emulator.  vproc_lu_play_time (lu_timed_play.h) calls it for P = 1, and
  * vproc_lu_play_events counts its events too (as many: a ring hop, a
  * segment, a piece each).
  * Pure (vproc rules).
