@@ -202,7 +202,7 @@ static int expand(vproc_eplay *e, size_t q)
 		p->phase = lo2 < pl->n ? PH_TRSM : PH_END;
 		break;
 	case PH_TRSM:
-		if (vproc_lu_row_trsm(e, 0, q, lo2, kb, qk, group, 0))
+		if (vproc_lu_row_trsm(e, 0, q, lo2, kb, qk, group, 1))
 			p->phase = PH_L21;
 		break;
 	case PH_L21: {
