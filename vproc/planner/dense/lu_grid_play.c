@@ -320,7 +320,7 @@ static int expand(vproc_eplay *e, size_t i)
 		pr->phase = lo2 < pl->n ? PH_TRSM : PH_END;
 		break;
 	case PH_TRSM:
-		if (p != pk || vproc_lu_row_trsm(e, p, q, lo2, kb, k % Q, g->group, 1))
+		if (p != pk || vproc_lu_row_trsm(e, p, q, lo2, kb, k % Q, g->group))
 			pr->phase = PH_L21;
 		break;
 	case PH_L21:

@@ -127,16 +127,15 @@ static void serve(vproc_eplay *e, size_t x, size_t root, size_t kb, size_t cols,
 }
 
 /* PB_CptrsmAB on row p: L11 along the row from column qk, then (p, q)'s
- * solve of its columns; in PILAENV blocks when `blocks` (PB_CptrsmAB.c,
+ * solve of its columns, in PILAENV blocks (PB_CptrsmAB.c,
  * Left Lower: for each block of kbb <= PILAENV of L11's columns, the
  * kb - k rows below its top broadcast along the row, the block's solve
  * and the update of the rows below it, kbb^2 + 2 (kb - k - kbb) kbb flops
  * a column: kb^2 in all). */
-static void trsm_ab(vproc_eplay *e, size_t p, size_t q, size_t lo2, size_t kb, size_t qk,
-                    int blocks)
+static void trsm_ab(vproc_eplay *e, size_t p, size_t q, size_t lo2, size_t kb, size_t qk)
 {
 	const vproc_lu_platform *pl = e->pl;
-	size_t i = p * pl->Q + q, step = blocks ? PB_NB : kb;
+	size_t i = p * pl->Q + q, step = PB_NB;
 	double cols = (double)cols_from(pl, lo2, q);
 	for (size_t k = 0; k < kb; k += step) {
 		size_t kbb = kb - k < step ? kb - k : step, rows = kb - k;
@@ -151,13 +150,13 @@ static void trsm_ab(vproc_eplay *e, size_t p, size_t q, size_t lo2, size_t kb, s
 }
 
 int vproc_lu_row_trsm(vproc_eplay *e, size_t p, size_t q, size_t lo2, size_t kb, size_t qk,
-                      size_t group, int blocks)
+                      size_t group)
 {
 	const vproc_lu_platform *pl = e->pl;
 	size_t Q = pl->Q, i = p * Q + q, root = p * Q + qk;
 	vproc_ep_proc *pr = &e->proc[i];
 	if (vproc_lu_trsm_ab(pl->P, Q, pl->b, kb, pl->n - lo2)) {
-		trsm_ab(e, p, q, lo2, kb, qk, blocks);
+		trsm_ab(e, p, q, lo2, kb, qk);
 		return 1;
 	}
 	if (q != qk) {
@@ -202,7 +201,7 @@ static int expand(vproc_eplay *e, size_t q)
 		p->phase = lo2 < pl->n ? PH_TRSM : PH_END;
 		break;
 	case PH_TRSM:
-		if (vproc_lu_row_trsm(e, 0, q, lo2, kb, qk, group, 1))
+		if (vproc_lu_row_trsm(e, 0, q, lo2, kb, qk, group))
 			p->phase = PH_L21;
 		break;
 	case PH_L21: {

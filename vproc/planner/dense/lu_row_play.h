@@ -33,12 +33,12 @@ vproc_status vproc_lu_row_play_time(const vproc_lu_platform *pl, vproc_vsim_phas
  * lu_play.c, vproc_lu_sring); its part of PDTRSM on row p as pdtrsm_
  * chooses (L11's owner in column qk; PB_CptrsmB's pieces booked `group`
  * a message; PB_CptrsmAB's L11 in PILAENV blocks, each broadcast and
- * solved on its own, when `blocks`, else at once): 1 when its part is all
+ * solved on its own): 1 when its part is all
  * expanded, 0 when L11's owner has more processes to serve (its h counts
  * them). */
 void vproc_lu_row_sring(vproc_eplay *e, size_t p, size_t q, size_t root, double bytes);
 int vproc_lu_row_trsm(vproc_eplay *e, size_t p, size_t q, size_t lo2, size_t kb, size_t qk,
-                      size_t group, int blocks);
+                      size_t group);
 
 /* DGETF2's rank-1 updates on rows x kb. */
 double vproc_lu_panel_flops(size_t rows, size_t kb);
