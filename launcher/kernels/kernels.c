@@ -33,31 +33,34 @@ static int stock_parse(hl_kernel k, const char *log, struct hl_results *out)
 }
 
 static const hl_kernel_def table[] = {
-	{ "lu", HL_KERNEL_LU, 0, DRIVER, 1, HL_INPUT_ARGV, driver_need, 0, hl_driver_parse, NULL, NULL, 0, NULL, 0 },
-	{ "qr", HL_KERNEL_QR, 0, DRIVER, 1, HL_INPUT_ARGV, driver_need, 0, hl_driver_parse, NULL, NULL, 0, NULL, 0 },
-	{ "chol", HL_KERNEL_CHOL, 0, DRIVER, 1, HL_INPUT_ARGV, driver_need, 0, hl_driver_parse, NULL, NULL, 0, NULL, 0 },
+	{ "lu", HL_KERNEL_LU, 0, DRIVER, 1, HL_INPUT_ARGV, driver_need, 0, hl_driver_parse, NULL, NULL, 0, NULL, 0,
+	  1 },
+	{ "qr", HL_KERNEL_QR, 0, DRIVER, 1, HL_INPUT_ARGV, driver_need, 0, hl_driver_parse, NULL, NULL, 0, NULL, 0,
+	  1 },
+	{ "chol", HL_KERNEL_CHOL, 0, DRIVER, 1, HL_INPUT_ARGV, driver_need, 0, hl_driver_parse, NULL, NULL, 0, NULL,
+	  0, 1 },
 	{ "mm", HL_KERNEL_MM, 0, DRIVER, 1, HL_INPUT_ARGV, driver_need, 0, hl_driver_parse, NULL, NULL,
-	  1, NULL, 0 },
-	{ "exec", HL_KERNEL_EXEC, 0, NULL, 0, HL_INPUT_ARGS, NULL, 0, hl_driver_parse, NULL, NULL, 0, NULL, 0 },
+	  1, NULL, 0, 1 },
+	{ "exec", HL_KERNEL_EXEC, 0, NULL, 0, HL_INPUT_ARGS, NULL, 0, hl_driver_parse, NULL, NULL, 0, NULL, 0, 0 },
 	/* hl-ring prints hlmpi.h's lines (mean iteration time, per-rank times) */
 	{ "ring", HL_KERNEL_RING, 0, "lib/hetlaunch/hl-ring", 1, HL_INPUT_PLAN, NULL, 0,
-	  hl_driver_parse, "ring", "HETLAUNCH_RING", 0, NULL, 0 },
+	  hl_driver_parse, "ring", "HETLAUNCH_RING", 0, NULL, 0, 0 },
 	/* hl-mw, paper 003's master-worker product (launcher/programs/mw.c) */
 	{ "mw", HL_KERNEL_MW, 0, "lib/hetlaunch/hl-mw", 1, HL_INPUT_PLAN, NULL, 0,
-	  hl_driver_parse, "master-worker", "HETLAUNCH_MW", 0, NULL, 0 },
+	  hl_driver_parse, "master-worker", "HETLAUNCH_MW", 0, NULL, 0, 0 },
 	/* hl-mmm, paper 001's product on a rectangle partition (launcher/programs/mmm.c) */
 	{ "mmm", HL_KERNEL_MMM, 0, "lib/hetlaunch/hl-mmm", 1, HL_INPUT_PLAN, NULL, 0,
-	  hl_driver_parse, "columns", "HETLAUNCH_MMM", 0, NULL, 0 },
+	  hl_driver_parse, "columns", "HETLAUNCH_MMM", 0, NULL, 0, 0 },
 	/* stock HPL inside Debian's hpcc (hpl.h), linked with Open MPI */
 	{ "hpl", HL_KERNEL_HPL, 0, HL_HPL_PROGRAM, 0, HL_INPUT_HPCC, hl_hpl_mem_need, 0,
-	  hl_hpl_parse, NULL, NULL, 0, HL_HPL_OUTPUT, 1 },
+	  hl_hpl_parse, NULL, NULL, 0, HL_HPL_OUTPUT, 1, 0 },
 	/* tester: stock -- Debian's testers, with their fixed arrays */
 	{ "lu", HL_KERNEL_LU, 1, HL_TESTER_DIR "/xdlu", 0, HL_INPUT_DAT, hl_tester_mem_need,
-	  4000000, stock_parse, NULL, NULL, 0, NULL, 0 },
+	  4000000, stock_parse, NULL, NULL, 0, NULL, 0, 0 },
 	{ "qr", HL_KERNEL_QR, 1, HL_TESTER_DIR "/xdqr", 0, HL_INPUT_DAT, hl_tester_mem_need,
-	  2000000, stock_parse, NULL, NULL, 0, NULL, 0 },
+	  2000000, stock_parse, NULL, NULL, 0, NULL, 0, 0 },
 	{ "mm", HL_KERNEL_MM, 1, HL_TESTER_DIR "/PBLAS/TIMING/dpb3tim", 0, HL_INPUT_DAT,
-	  hl_tester_mem_need, 2000000, stock_parse, NULL, NULL, 1, NULL, 0 },
+	  hl_tester_mem_need, 2000000, stock_parse, NULL, NULL, 1, NULL, 0, 0 },
 };
 #define NROWS (sizeof table / sizeof table[0])
 

@@ -74,6 +74,14 @@ typedef struct {
 	/* 1: the default program is linked with Open MPI (Debian's hpcc):
 	 * mpi: openmpi is implied and the program runs as it is. */
 	int openmpi;
+	/* 1: under compute: skip the default program branches on no value it
+	 * receives in a large message (hl-driver: the BLAS that would read
+	 * them are not run, and the pivots and norms ScaLAPACK branches on
+	 * come from the runtime's PDAMAX and PDNRM2, bindings/pblas.c), so
+	 * its large sends from folded memory go out empty
+	 * (VR_FLAG_DATA_UNREAD).  0: HPL sends its pivots inside its panel,
+	 * and a user's program may read anything. */
+	int data_unread;
 } hl_kernel_def;
 
 /* The row for kernel NAME (stock: tester: stock), or NULL. */

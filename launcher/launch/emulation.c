@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "emulation.h"
+#include "kernels/kernels.h"
 #include "layouts/layout_ring.h"
 #include "model/shm_layout.h"
 #include "spawn.h"
@@ -284,6 +285,10 @@ static void set_flags(const hl_config *cfg, vr_shm *s)
 		s->flags |= VR_FLAG_FLOPS_ONLY;
 	if (cfg->emulate && cfg->emu.skip_compute)
 		s->flags |= VR_FLAG_SKIP;
+	/* the default program only: a program: of the user's may read anything */
+	if (cfg->emulate && cfg->emu.skip_compute && cfg->program == NULL &&
+	    hl_kernel_row(cfg->kernel, cfg->stock)->data_unread)
+		s->flags |= VR_FLAG_DATA_UNREAD;
 	if (cfg->emulate && cfg->emu.virtual_clock) {
 		struct timespec rt, mt;
 		clock_gettime(CLOCK_REALTIME, &rt);
@@ -480,12 +485,14 @@ void hl_emu_report(const hl_emu *e, const hl_config *cfg, jw *w, int *flagged,
 	if (s && cfg->emu.skip_compute) {
 		/* the runtime's allocator (core/fold.c): what the job's large
 		 * allocations would have taken at once, how many there were,
-		 * how many reused a freed block, and the bytes sent from them
-		 * without a copy (core/bsend.c) */
+		 * how many reused a freed block, the bytes sent from them
+		 * without a copy (core/bsend.c), and of those the bytes not
+		 * sent at all (VR_FLAG_DATA_UNREAD) */
 		jw_key(w, "folded_bytes"); jw_uint(w, (size_t)atomic_load(&s->folded_peak));
 		jw_key(w, "folded_allocations"); jw_uint(w, (size_t)atomic_load(&s->folded_count));
 		jw_key(w, "folded_reused"); jw_uint(w, (size_t)atomic_load(&s->folded_reused));
 		jw_key(w, "unpacked_bytes"); jw_uint(w, (size_t)atomic_load(&s->unpacked_bytes));
+		jw_key(w, "elided_bytes"); jw_uint(w, (size_t)atomic_load(&s->elided_bytes));
 	}
 	if (s && cfg->emu.virtual_clock) {
 		/* messages sent on a communicator the runtime could not stamp,

@@ -15,7 +15,8 @@
 #     is not reported as the tester's error;
 #   * a matrix of NaN (hl-driver --nan under skip) ends normally, each kernel;
 #   * the matrices are folded: report.json's emulation.folded_bytes, the
-#     times unchanged.
+#     times unchanged; hl-driver's folded sends go out empty
+#     (emulation.elided_bytes), a user's program's do not, one time.
 # The real clock's refusal is tests/cli/bad/compute-skip-real-clock.yaml.
 # Run from the repository root.
 set -u
@@ -185,6 +186,24 @@ if HETLAUNCH_FOLD_MIN=65536 "$HETLAUNCH" run "$tmp/fold.yaml" --quiet --out "$tm
 	fi
 else
 	bad "LU n=1600 folded from 64 KiB: exit"; tail -3 "$tmp/fold64.err"
+fi
+
+# hl-driver reads no value it receives (kernels.h's data_unread), so those
+# folded panels go out as no bytes at all (elided_bytes), their counts in
+# the stamps; the same hl-driver named as program: is a user's program, all
+# of whose bytes are sent: the same time.
+sed "s|^kernel: lu$|kernel: lu\nprogram: $DRIVER|" "$tmp/fold.yaml" >"$tmp/foldown.yaml"
+if HETLAUNCH_FOLD_MIN=65536 "$HETLAUNCH" run "$tmp/foldown.yaml" --quiet --out "$tmp/run-foldown" 2>"$tmp/foldown.err"; then
+	e=$(res fold64 "d['emulation']['elided_bytes'], d['emulation']['unpacked_bytes']")
+	o=$(res foldown "d['emulation']['elided_bytes'], d['results'][0]['time'], d['emulation']['out_of_order']")
+	set -- $e $o
+	if [ "$1" -gt 0 ] && [ "$1" -le "$2" ] && [ "$3" = 0 ] && [ "$4" = "${b:-}" ] && [ "$5" = 0 ]; then
+		ok "LU n=1600 folded from 64 KiB: $1 of $2 bytes sent empty, $4 s; as program: none, the same time"
+	else
+		bad "LU n=1600 folded from 64 KiB: elided, uncopied: $e; as program: elided, time, out of order: $o (${b:-?} s)"
+	fi
+else
+	bad "LU n=1600 folded from 64 KiB, hl-driver as program: exit"; tail -3 "$tmp/foldown.err"
 fi
 
 # Data sent from folded memory arrives as it was sent: the runtime sends it

@@ -31,6 +31,7 @@ typedef struct {
 } mock_req;
 static mock_req req[NREQ];
 static int packs, in_folded;           /* PMPI_Pack calls; the data folded or not */
+static int unread;                     /* VR_FLAG_DATA_UNREAD */
 static size_t unpacked;                /* the bytes vr_fold_alias saw */
 static int nreq, in_test, waits;
 static void (*inside_test)(void);     /* what runs inside each PMPI_Test */
@@ -140,6 +141,16 @@ void vr_fold_unpacked(size_t bytes)
 	unpacked += bytes;
 }
 
+/* fold.c: folded data under VR_FLAG_DATA_UNREAD needs no bytes */
+int vr_fold_unread(const void *p, size_t len)
+{
+	(void)p;
+	if (!in_folded || !unread)
+		return 0;
+	unpacked += len;
+	return 1;
+}
+
 /* fold.c: the data is folded when the test says so; its alias is a
  * block of its own, which bsend.c must free once MPI is done with it */
 void *vr_fold_alias(const void *p, size_t len, void **block)
@@ -199,7 +210,7 @@ static int setup(void **state)
 {
 	(void)state;
 	memset(req, 0, sizeof req);
-	nreq = in_test = waits = packs = in_folded = 0;
+	nreq = in_test = waits = packs = in_folded = unread = 0;
 	unpacked = 0;
 	inside_test = inside_wait = NULL;
 	return 0;
@@ -359,6 +370,43 @@ static void test_folded_strided(void **state)
 	all_done(1);
 }
 
+/* Folded data the program never reads (VR_FLAG_DATA_UNREAD) goes out as
+ * no bytes, contiguous or strided, packed by no one and aliased by no
+ * block (nothing of bsend.c's to free); the stamp carries its count. */
+static void test_unread_empty(void **state)
+{
+	(void)state;
+	char bytes[8] = "payload";
+	int ints[4] = { 1, 2, 3, 4 };
+	MPI_Request r = 7;
+	in_folded = unread = 1;
+	assert_int_equal(vr_bsend(bytes, 8, MPI_BYTE, 1, 0, MPI_COMM_WORLD, &r), MPI_SUCCESS);
+	assert_int_equal(vr_bsend(ints, 2, MPI_INT, 1, 0, MPI_COMM_WORLD, &r), MPI_SUCCESS);
+	assert_int_equal(r, MPI_REQUEST_NULL);
+	assert_int_equal(packs, 0);
+	assert_int_equal(req[0].count, 0);
+	assert_int_equal(req[1].count, 0);
+	assert_int_equal(unpacked, 8 + 16);   /* the strided data's span: 8 + 8 */
+	ready(0, nreq);
+	assert_int_equal(vr_bsend_flush(vr_wait), MPI_SUCCESS);
+	assert_int_equal(vr_bsend_outstanding(), 0);
+	assert_false(req[0].live || req[1].live);
+	assert_false(req[0].buf_freed || req[1].buf_freed);
+}
+
+/* ... and only folded data: the rest is packed as before. */
+static void test_unread_not_folded(void **state)
+{
+	(void)state;
+	unread = 1;
+	bsend_n(1);
+	assert_int_equal(packs, 1);
+	assert_int_equal(req[0].count, 8);
+	ready(0, nreq);
+	assert_int_equal(vr_bsend_flush(vr_wait), MPI_SUCCESS);
+	all_done(1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -370,6 +418,8 @@ int main(void)
 		cmocka_unit_test_setup(test_completed_request, setup),
 		cmocka_unit_test_setup(test_folded_not_packed, setup),
 		cmocka_unit_test_setup(test_folded_strided, setup),
+		cmocka_unit_test_setup(test_unread_empty, setup),
+		cmocka_unit_test_setup(test_unread_not_folded, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@
 #include "model.h"
 
 #define VR_SHM_MAGIC   0x68657476u   /* "hetv" */
-#define VR_SHM_VERSION 14u
+#define VR_SHM_VERSION 15u
 #define VR_MAX_MACHINES 256
 #define VR_MAX_RANKS    1024
 #define VR_MAX_LINKED   64     /* machines of a network: links */
@@ -44,6 +44,11 @@
 
 #define VR_FLAG_SKIP    32u  /* compute: skip: the interposed BLAS are charged,
                                * not run; large allocations folded (fold.c) */
+
+#define VR_FLAG_DATA_UNREAD 64u /* with VR_FLAG_SKIP: the program reads no value
+                               * of a large message (hl-driver, kernels.h's
+                               * data_unread): buffered sends from folded
+                               * memory go out empty (bsend.c) */
 
 /* A calendar of virtual busy time (vproc/model/model.h), under a spin lock. */
 #define VR_CAL_CAP 64
@@ -207,6 +212,8 @@ typedef struct {
 	                                             * block still mapped */
 	_Atomic unsigned long long unpacked_bytes;  /* sent from folded memory
 	                                             * without a copy (bsend.c) */
+	_Atomic unsigned long long elided_bytes;    /* of those, not sent at all
+	                                             * (VR_FLAG_DATA_UNREAD) */
 	/* ---- why the runtime ended the job (emu.c) ------------------------
 	 * The first rank to end it (MPI_Abort) writes its reason here before:
 	 * its stderr line can be lost when mpiexec kills the job first. */

@@ -225,7 +225,7 @@ static void expect_receives(int n, const MPI_Request *reqs, int any)
 
 /* The user's receives that complete in Wait/Waitall/Testall: wake their
  * senders, as MPI_Recv does.  The statuses are needed for that. */
-static void completed(int n, const MPI_Request *before, const MPI_Status *st)
+static void completed(int n, const MPI_Request *before, MPI_Status *st)
 {
 	for (int i = 0; i < n; i++) {
 		MPI_Comm c = vr_recv_done(before[i]);

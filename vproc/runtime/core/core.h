@@ -80,7 +80,7 @@ int vr_foreign_thread(void);
 void vr_exit(void);                         /* a compute segment starts */
 void vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
 /* network: links: after a receive from another machine, its cost to us. */
-void vr_recv_delay(MPI_Comm comm, const MPI_Status *st);
+void vr_recv_delay(MPI_Comm comm, MPI_Status *st);
 /* The flop model (blas.c): 1 and the machine's Mflop/s when emulating. */
 int vr_flop_model(double *mflops);
 /* emulate: {compute: skip}: the modelled BLAS are charged, not run. */
@@ -98,6 +98,10 @@ size_t vr_fold_size(const void *p);   /* 0: not folded */
 void *vr_fold_alias(const void *p, size_t len, void **block);
 int vr_fold_holds(const void *p, size_t len);   /* 1: inside one folded block */
 void vr_fold_unpacked(size_t bytes);   /* counts bytes sent uncopied */
+/* 1: [p, p + len) is folded data the program never reads
+ * (VR_FLAG_DATA_UNREAD), to be sent as no bytes; counted in unpacked_bytes
+ * and elided_bytes. */
+int vr_fold_unread(const void *p, size_t len);
 /* Book `flops` of work to this segment, in place of `cpu_ns` of CPU time. */
 void vr_charge_flops(double flops, unsigned long long cpu_ns);
 /* Virtual ns of compute the current segment charges besides its models
@@ -152,7 +156,7 @@ void vr_vt_compute(unsigned long long work);   /* a segment's charged work */
 /* Before a message leaves: book the network, send its stamp. */
 void vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
 /* After a receive completed: take its stamp, move the clock. */
-void vr_vt_recv(MPI_Comm comm, const MPI_Status *st);
+void vr_vt_recv(MPI_Comm comm, MPI_Status *st);
 unsigned long long vr_vt_ns(void);
 /* A clock read of the program's (MPI_Wtime, the wall clocks): enters and
  * exits the runtime itself; a poll (the clock where the last read left

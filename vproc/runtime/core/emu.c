@@ -366,7 +366,7 @@ static void link_delay(int peer, unsigned long long bytes, int sent)
 	sleep_until(now + d);
 }
 
-void vr_recv_delay(MPI_Comm comm, const MPI_Status *st)
+void vr_recv_delay(MPI_Comm comm, MPI_Status *st)
 {
 	if (vr_seg.emulating && vr_virtual()) {
 		vr_vt_recv(comm, st);

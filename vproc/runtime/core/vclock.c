@@ -25,6 +25,7 @@
  * clocks and gettimeofday -- are the rank's virtual clock (the bindings:
  * p2p.c, clock.c).
  */
+#include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,7 +187,10 @@ void vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type)
 	int tsize = 0;
 	PMPI_Type_size(type, &tsize);
 	unsigned long long bytes = count > 0 && tsize > 0 ? (unsigned long long)count * (unsigned)tsize : 0;
-	unsigned long long arrival = send_time(w, bytes);
+	/* the stamp: when the message arrives, and its bytes, which the
+	 * message itself may not carry (bsend.c sends data no one reads
+	 * empty, VR_FLAG_DATA_UNREAD) */
+	unsigned long long stamp[2] = { send_time(w, bytes), bytes }, arrival = stamp[0];
 	vr_order_sent(w, chan, stag, arrival);   /* before the stamp leaves (vorder.c) */
 	/* Buffered, as the data (bsend.c): even 8 bytes can need the
 	 * receiver's progress (UCX's first message to a peer, a full FIFO),
@@ -196,12 +200,21 @@ void vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type)
 	 * tests/e2e/skip_test.sh: 5 to 72 escapes a run, once a time 6.5%
 	 * off). */
 	MPI_Request r;
-	if (vr_bsend(&arrival, 1, MPI_UNSIGNED_LONG_LONG, dest, stag, sc, &r) == MPI_SUCCESS &&
+	if (vr_bsend(stamp, 2, MPI_UNSIGNED_LONG_LONG, dest, stag, sc, &r) == MPI_SUCCESS &&
 	    r != MPI_REQUEST_NULL)
 		vr_wait(&r, MPI_STATUS_IGNORE);   /* not buffered (no memory): sent */
 }
 
-void vr_vt_recv(MPI_Comm comm, const MPI_Status *st)
+/* A message sent empty (bsend.c) counts its bytes, as sent, in the
+ * status the program gets. */
+static void count_sent(MPI_Status *st, unsigned long long bytes)
+{
+	int n = 0;
+	if (bytes > 0 && bytes <= INT_MAX && PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS && n == 0)
+		PMPI_Status_set_elements(st, MPI_BYTE, (int)bytes);
+}
+
+void vr_vt_recv(MPI_Comm comm, MPI_Status *st)
 {
 	if (st->MPI_SOURCE < 0 || st->MPI_SOURCE == MPI_PROC_NULL)
 		return;
@@ -209,16 +222,18 @@ void vr_vt_recv(MPI_Comm comm, const MPI_Status *st)
 	int stag, chan;
 	if (vr_stamp_chan(comm, st->MPI_TAG, &sc, &stag, &chan) < 0)
 		return;
-	unsigned long long arrival = 0;
-	PMPI_Recv(&arrival, 1, MPI_UNSIGNED_LONG_LONG, st->MPI_SOURCE, stag, sc, MPI_STATUS_IGNORE);
+	unsigned long long stamp[2] = { 0, 0 }, arrival;
+	PMPI_Recv(stamp, 2, MPI_UNSIGNED_LONG_LONG, st->MPI_SOURCE, stag, sc, MPI_STATUS_IGNORE);
+	arrival = stamp[0];
+	if (vr_seg.shm->flags & VR_FLAG_DATA_UNREAD)
+		count_sent(st, stamp[1]);
 	unsigned long long t = vproc_vclock_receive(vt, arrival);
 	if (vr_seg.shm->flags & VR_FLAG_LINKS) {
 		/* the receiver pays the link back (emu.c, network: links) */
-		int w = vr_world_rank(comm, st->MPI_SOURCE), n = 0;
+		int w = vr_world_rank(comm, st->MPI_SOURCE);
 		if (w >= 0 && (unsigned)w < vr_seg.shm->nranks && vr_seg.shm->rank_machine[w] != vr_seg.machine_index &&
-		    vr_seg.machine_index < VR_MAX_LINKED && vr_seg.shm->rank_machine[w] < VR_MAX_LINKED &&
-		    PMPI_Get_count(st, MPI_BYTE, &n) == MPI_SUCCESS && n > 0)
-			t += (unsigned long long)((double)n * vr_seg.shm->link_ns_per_byte[
+		    vr_seg.machine_index < VR_MAX_LINKED && vr_seg.shm->rank_machine[w] < VR_MAX_LINKED)
+			t += (unsigned long long)((double)stamp[1] * vr_seg.shm->link_ns_per_byte[
 				vr_seg.machine_index * VR_MAX_LINKED + vr_seg.shm->rank_machine[w]] + 0.5);
 	}
 	if (t > vt)
