@@ -348,7 +348,7 @@ static int run_problem(const kernel_def *kd, const hl_grid *g, int n, int nb, ui
 	double *a = hl_alloc(pb.loc.matrices * mat * sizeof(double), "the matrices");
 	double *v = hl_alloc(pb.loc.vectors * pb.loc.lld * sizeof(double), "the vectors");
 	pb.work = hl_alloc(pb.loc.work * sizeof(double), "the workspace");
-	int *ipiv = hl_alloc(pb.loc.ipiv * sizeof(int), "the pivots");
+	int *ipiv = hl_alloc_zeroed(pb.loc.ipiv * sizeof(int), "the pivots");
 	fill_matrix(&pb, a, seed, kd->k == VPROC_DENSE_CHOL);
 	if (poison && pb.skip)   /* nothing is checked: the worst garbage */
 		for (size_t e = 0; e < mat; e++)

@@ -63,9 +63,8 @@ double hl_entry(uint64_t seed, uint64_t i, uint64_t j)
 	return (double)(h >> 11) * 0x1.0p-53 - 0.5;
 }
 
-void *hl_alloc(size_t bytes, const char *what)
+static void *checked(void *p, size_t bytes, const char *what)
 {
-	void *p = malloc(bytes ? bytes : 1);
 	if (p == NULL) {
 		int rank = -1;
 		MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -75,6 +74,16 @@ void *hl_alloc(size_t bytes, const char *what)
 		MPI_Abort(MPI_COMM_WORLD, 1);
 	}
 	return p;
+}
+
+void *hl_alloc(size_t bytes, const char *what)
+{
+	return checked(malloc(bytes ? bytes : 1), bytes, what);
+}
+
+void *hl_alloc_zeroed(size_t bytes, const char *what)
+{
+	return checked(calloc(bytes ? bytes : 1, 1), bytes, what);
 }
 
 /* ---- accounting --------------------------------------------------------- */
@@ -123,8 +132,8 @@ void hl_clock_stop(hl_clock *c)
 void hl_clock_print(const hl_clock *c, const hl_grid *g, size_t n)
 {
 	size_t bytes = 2 * (size_t)g->size * sizeof(double);
-	double *mine = memset(hl_alloc(bytes, "per-rank times"), 0, bytes);
-	double *all = memset(hl_alloc(bytes, "per-rank times"), 0, bytes);
+	double *mine = hl_alloc_zeroed(bytes, "per-rank times");
+	double *all = hl_alloc_zeroed(bytes, "per-rank times");
 	mine[2 * g->rank] = c->compute;
 	mine[2 * g->rank + 1] = c->wait;
 	/* Reduce, not Gather: the runtime interposes it (cooperative). */

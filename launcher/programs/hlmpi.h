@@ -53,6 +53,11 @@ double hl_entry(uint64_t seed, uint64_t i, uint64_t j);
  * rank R: cannot allocate B bytes for WHAT" on stderr and calls
  * MPI_Abort(MPI_COMM_WORLD, 1).  bytes 0 allocates 1 byte. */
 void *hl_alloc(size_t bytes, const char *what);
+/* hl_alloc, zeroed by calloc: for values read after they are sent (the
+ * pivots, the per-rank times), which the runtime never folds onto shared
+ * pages under emulate: {compute: skip}, as it does large malloc'd blocks
+ * (vproc/runtime/core/fold.c). */
+void *hl_alloc_zeroed(size_t bytes, const char *what);
 
 /*
  * Per-rank accounting.  hl_clock_start before a timed region (after a

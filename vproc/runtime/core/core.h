@@ -78,7 +78,8 @@ void vr_enter_call(const char *call);
  * not the rank's: account.c, emu.c). */
 int vr_foreign_thread(void);
 void vr_exit(void);                         /* a compute segment starts */
-void vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
+/* 1 when the message was stamped (the virtual clock, vr_vt_send) */
+int vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
 /* network: links: after a receive from another machine, its cost to us. */
 void vr_recv_delay(MPI_Comm comm, MPI_Status *st);
 /* The flop model (blas.c): 1 and the machine's Mflop/s when emulating. */
@@ -99,9 +100,9 @@ void *vr_fold_alias(const void *p, size_t len, void **block);
 int vr_fold_holds(const void *p, size_t len);   /* 1: inside one folded block */
 void vr_fold_unpacked(size_t bytes);   /* counts bytes sent uncopied */
 /* 1: [p, p + len) is folded data the program never reads
- * (VR_FLAG_DATA_UNREAD), to be sent as no bytes; counted in unpacked_bytes
- * and elided_bytes. */
-int vr_fold_unread(const void *p, size_t len);
+ * (VR_FLAG_DATA_UNREAD), to be sent as no bytes; its `bytes` of data are
+ * counted in unpacked_bytes and elided_bytes. */
+int vr_fold_unread(const void *p, size_t len, size_t bytes);
 /* Book `flops` of work to this segment, in place of `cpu_ns` of CPU time. */
 void vr_charge_flops(double flops, unsigned long long cpu_ns);
 /* Virtual ns of compute the current segment charges besides its models
@@ -153,8 +154,9 @@ int vr_user_request(int rc, MPI_Request *req);
 int vr_virtual(void);
 void vr_vt_init(void);   /* after emu.c filled vr_seg (state.h) */
 void vr_vt_compute(unsigned long long work);   /* a segment's charged work */
-/* Before a message leaves: book the network, send its stamp. */
-void vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
+/* Before a message leaves: book the network, send its stamp; 1 if it
+ * was stamped (its receiver learns its bytes from the stamp). */
+int vr_vt_send(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type);
 /* After a receive completed: take its stamp, move the clock. */
 void vr_vt_recv(MPI_Comm comm, MPI_Status *st);
 unsigned long long vr_vt_ns(void);
@@ -189,8 +191,10 @@ void vr_wait_virtual(void);
 void vr_wait_add(double seconds);
 
 /* bsend.c: buffered standard sends under the virtual clock */
+/* may_empty: the message is stamped, so folded data the program never
+ * reads may go out as no bytes (vr_fold_unread) */
 int vr_bsend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-             MPI_Request *req);
+             MPI_Request *req, int may_empty);
 void vr_bsend_progress(void);
 int vr_bsend_outstanding(void);   /* buffered sends MPI still holds */
 /* every one MPI still holds, waited for by wait (vr_wait) */

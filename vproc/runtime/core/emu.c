@@ -382,30 +382,28 @@ void vr_recv_delay(MPI_Comm comm, MPI_Status *st)
 	link_delay(vr_seg.shm->rank_machine[w], (unsigned long long)n, 0);
 }
 
-void vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type)
+int vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype type)
 {
-	if (vr_seg.emulating && vr_virtual()) {
-		vr_vt_send(comm, dest, tag, count, type);
-		return;
-	}
+	if (vr_seg.emulating && vr_virtual())
+		return vr_vt_send(comm, dest, tag, count, type);
 	if (!vr_seg.emulating || dest == MPI_PROC_NULL || count <= 0)
-		return;
+		return 0;
 	int w = vr_world_rank(comm, dest);
 	if (w < 0 || (unsigned)w >= vr_seg.shm->nranks || vr_seg.shm->rank_machine[w] == vr_seg.machine_index)
-		return;
+		return 0;
 	int tsize = 0;
 	PMPI_Type_size(type, &tsize);
 	unsigned long long bytes = (unsigned long long)count * (unsigned long long)tsize;
 	if (vr_seg.shm->flags & VR_FLAG_LINKS) {
 		link_delay(vr_seg.shm->rank_machine[w], bytes, 1);
-		return;
+		return 0;
 	}
 	int bus = (vr_seg.shm->flags & VR_FLAG_BUS) != 0;
 	_Atomic unsigned long long *port = bus ? &vr_seg.shm->bus_free : &vr_seg.machine->port_free;
 	double lat = bus ? vr_seg.shm->bus_latency_ns : vr_seg.machine->latency_ns;
 	double bw = bus ? vr_seg.shm->bus_bytes_per_s : vr_seg.machine->bytes_per_s;
 	if (lat <= 0.0 && bw <= 0.0)
-		return;
+		return 0;
 	unsigned long long now = now_ns(CLOCK_MONOTONIC);
 	unsigned long long old = atomic_load(port), nfree, arrival;
 	do
@@ -415,6 +413,7 @@ void vr_send_delay(MPI_Comm comm, int dest, int tag, int count, MPI_Datatype typ
 	atomic_fetch_add(&vr_seg.machine->bytes, bytes);
 	atomic_fetch_add(&vr_seg.machine->wire_ns, nfree - (old > now ? old : now));
 	sleep_until(arrival);
+	return 0;
 }
 
 /* The program's clock reads, on the virtual clock (vclock.c) but

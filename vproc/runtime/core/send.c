@@ -23,10 +23,10 @@ static void forget_receive(int rc, MPI_Request req)
 int vr_post_send(vr_start_fn *start, const void *buf, int count, MPI_Datatype type, int dest,
                  int tag, MPI_Comm comm, MPI_Request *req)
 {
-	vr_send_delay(comm, dest, tag, count, type);
+	int stamped = vr_send_delay(comm, dest, tag, count, type);
 	/* virtual clock: standard and ready sends are buffered (bsend.c) */
 	int rc = vr_virtual() && start != PMPI_Issend && dest != MPI_PROC_NULL
-	         ? vr_bsend(buf, count, type, dest, tag, comm, req)
+	         ? vr_bsend(buf, count, type, dest, tag, comm, req, stamped)
 	         : start(buf, count, type, dest, tag, comm, req);
 	vr_wake(comm, dest);
 	forget_receive(rc, *req);
