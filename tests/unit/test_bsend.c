@@ -166,13 +166,15 @@ void vr_fold_unpacked(size_t bytes)
 }
 
 /* fold.c: folded data under VR_FLAG_DATA_UNREAD needs no bytes */
-int vr_fold_unread(const void *p, size_t len, size_t bytes)
+int vr_fold_unread(const void *p, size_t len)
 {
 	(void)p, (void)len;
-	if (!in_folded || !unread)
-		return 0;
+	return in_folded && unread;
+}
+
+void vr_fold_elided(size_t bytes)
+{
 	unpacked += bytes;
-	return 1;
 }
 
 /* fold.c: the data is folded when the test says so; its alias is a

@@ -111,7 +111,8 @@ static void *folded_data(const void *buf, int count, MPI_Datatype type, void **b
 	const char *data = (const char *)buf + tlb;
 	size_t span = (size_t)(count - 1) * (size_t)extent + (size_t)textent;
 	static char none;   /* what an empty send points at */
-	if (may_empty && floating(type) && vr_fold_unread(data, span, (size_t)ts * (size_t)count)) {
+	if (may_empty && vr_fold_unread(data, span) && floating(type)) {
+		vr_fold_elided((size_t)ts * (size_t)count);
 		*bytes = 0;   /* the stamp carries the count (vclock.c) */
 		*block = NULL;
 		return &none;

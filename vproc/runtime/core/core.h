@@ -99,10 +99,12 @@ size_t vr_fold_size(const void *p);   /* 0: not folded */
 void *vr_fold_alias(const void *p, size_t len, void **block);
 int vr_fold_holds(const void *p, size_t len);   /* 1: inside one folded block */
 void vr_fold_unpacked(size_t bytes);   /* counts bytes sent uncopied */
-/* 1: [p, p + len) is folded data the program never reads
- * (VR_FLAG_DATA_UNREAD), to be sent as no bytes; its `bytes` of data are
- * counted in unpacked_bytes and elided_bytes. */
-int vr_fold_unread(const void *p, size_t len, size_t bytes);
+/* 1: [p, p + len) is folded data of a program that reads none it
+ * receives (VR_FLAG_DATA_UNREAD): its values may go out as no bytes.
+ * vr_fold_elided counts `bytes` of data so sent, in unpacked_bytes and
+ * elided_bytes. */
+int vr_fold_unread(const void *p, size_t len);
+void vr_fold_elided(size_t bytes);
 /* Book `flops` of work to this segment, in place of `cpu_ns` of CPU time. */
 void vr_charge_flops(double flops, unsigned long long cpu_ns);
 /* Virtual ns of compute the current segment charges besides its models

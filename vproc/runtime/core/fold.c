@@ -259,13 +259,15 @@ void vr_fold_unpacked(size_t bytes)
  * of a 1-2 MB panel from its sender (process_vm_readv) was on every ring
  * hop's critical path, 15% of the samples of the 256-rank LU at n = 8192,
  * whose wall time fell from 114-119 s to 85 s without it. */
-int vr_fold_unread(const void *p, size_t len, size_t bytes)
+int vr_fold_unread(const void *p, size_t len)
 {
-	if (fold_shm == NULL || !(fold_shm->flags & VR_FLAG_DATA_UNREAD) || !vr_fold_holds(p, len))
-		return 0;
+	return fold_shm != NULL && (fold_shm->flags & VR_FLAG_DATA_UNREAD) && vr_fold_holds(p, len);
+}
+
+void vr_fold_elided(size_t bytes)
+{
 	vr_fold_unpacked(bytes);
 	atomic_fetch_add(&fold_shm->elided_bytes, bytes);
-	return 1;
 }
 
 /* Every block maps the shared buffer from its start, FOLD_CHUNK after
