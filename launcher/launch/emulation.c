@@ -283,12 +283,12 @@ static void set_flags(const hl_config *cfg, vr_shm *s)
 	s->flags = (cfg->emu.bus ? VR_FLAG_BUS : 0) | (cfg->emulate ? VR_FLAG_EMULATE : 0);
 	if (cfg->emulate && cfg->emu.no_cpu_time)
 		s->flags |= VR_FLAG_FLOPS_ONLY;
-	if (cfg->emulate && cfg->emu.skip_compute)
+	if (cfg->emulate && cfg->emu.skip_compute) {
 		s->flags |= VR_FLAG_SKIP;
-	/* the default program only: a program: of the user's may read anything */
-	if (cfg->emulate && cfg->emu.skip_compute && cfg->program == NULL &&
-	    hl_kernel_row(cfg->kernel, cfg->stock)->data_unread)
-		s->flags |= VR_FLAG_DATA_UNREAD;
+		/* the default program only: a program: of the user's may read anything */
+		if (cfg->program == NULL && hl_kernel_row(cfg->kernel, cfg->stock)->data_unread)
+			s->flags |= VR_FLAG_DATA_UNREAD;
+	}
 	if (cfg->emulate && cfg->emu.virtual_clock) {
 		struct timespec rt, mt;
 		clock_gettime(CLOCK_REALTIME, &rt);

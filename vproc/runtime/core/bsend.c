@@ -56,6 +56,47 @@ int vr_bsend_outstanding(void)
 	return nout;
 }
 
+/* A predefined type of floating-point numbers: the matrices' values. */
+static int named_floating(MPI_Datatype t)
+{
+	return t == MPI_DOUBLE || t == MPI_FLOAT || t == MPI_C_DOUBLE_COMPLEX ||
+	       t == MPI_C_FLOAT_COMPLEX || t == MPI_DOUBLE_PRECISION || t == MPI_REAL ||
+	       t == MPI_DOUBLE_COMPLEX || t == MPI_COMPLEX;
+}
+
+/* 1 if every element of type is a floating-point number.  Integers (the
+ * pivots IGEBS2D sends) are read by the program even under skip,
+ * whatever memory they are in.  A derived type's derived parts are
+ * copies get_contents made, freed after. */
+static int floating(MPI_Datatype type)
+{
+	int ni, na, nd, comb;
+	if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &comb) != MPI_SUCCESS)
+		return 0;
+	if (comb == MPI_COMBINER_NAMED)
+		return named_floating(type);
+	enum { MOST = 8 };   /* BLACS's vectors and indexed types have one part */
+	int ints[MOST];
+	MPI_Aint addrs[MOST];
+	MPI_Datatype parts[MOST];
+	if (ni > MOST || na > MOST || nd > MOST || nd < 1 ||
+	    PMPI_Type_get_contents(type, ni, na, nd, ints, addrs, parts) != MPI_SUCCESS)
+		return 0;
+	int all = 1;
+	for (int k = 0; k < nd; k++) {
+		int pni, pna, pnd, pcomb;
+		if (PMPI_Type_get_envelope(parts[k], &pni, &pna, &pnd, &pcomb) != MPI_SUCCESS)
+			all = 0;
+		else if (pcomb == MPI_COMBINER_NAMED)
+			all = all && named_floating(parts[k]);
+		else {
+			all = all && floating(parts[k]);
+			PMPI_Type_free(&parts[k]);
+		}
+	}
+	return all;
+}
+
 /* Data in folded memory (compute: skip, fold.c) is not packed; data the
  * program never reads (floating-point numbers, in a stamped message) is
  * not sent at all (vr_fold_unread).  A ring
@@ -68,36 +109,6 @@ int vr_bsend_outstanding(void)
  * avoided, and its values are the shared buffer's garbage already (other
  * blocks map the same pages); sending only what was contiguous, the same
  * LU took 143-151 s. */
-/* 1 if every element of type is a floating-point number: the matrices'
- * values.  Integers (the pivots IGEBS2D sends) are read by the program
- * even under skip, whatever memory they are in. */
-static int floating(MPI_Datatype type)
-{
-	int ni, na, nd, comb;
-	if (PMPI_Type_get_envelope(type, &ni, &na, &nd, &comb) != MPI_SUCCESS)
-		return 0;
-	if (comb == MPI_COMBINER_NAMED)
-		return type == MPI_DOUBLE || type == MPI_FLOAT || type == MPI_C_DOUBLE_COMPLEX ||
-		       type == MPI_C_FLOAT_COMPLEX || type == MPI_DOUBLE_PRECISION ||
-		       type == MPI_REAL || type == MPI_DOUBLE_COMPLEX || type == MPI_COMPLEX;
-	enum { MOST = 8 };   /* BLACS's vectors and indexed types have one */
-	int ints[MOST];
-	MPI_Aint addrs[MOST];
-	MPI_Datatype types[MOST];
-	if (ni > MOST || na > MOST || nd > MOST || nd < 1 ||
-	    PMPI_Type_get_contents(type, ni, na, nd, ints, addrs, types) != MPI_SUCCESS)
-		return 0;
-	int all = 1;
-	for (int k = 0; k < nd; k++) {
-		all = all && floating(types[k]);
-		int kni, kna, knd, kcomb;
-		if (PMPI_Type_get_envelope(types[k], &kni, &kna, &knd, &kcomb) == MPI_SUCCESS &&
-		    kcomb != MPI_COMBINER_NAMED)
-			PMPI_Type_free(&types[k]);   /* a copy get_contents made */
-	}
-	return all;
-}
-
 static void *folded_data(const void *buf, int count, MPI_Datatype type, void **block, int *bytes,
                          int may_empty)
 {

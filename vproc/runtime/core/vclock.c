@@ -225,9 +225,9 @@ void vr_vt_recv(MPI_Comm comm, MPI_Status *st)
 	int stag, chan;
 	if (vr_stamp_chan(comm, st->MPI_TAG, &sc, &stag, &chan) < 0)
 		return;
-	unsigned long long stamp[2] = { 0, 0 }, arrival;
+	unsigned long long stamp[2] = { 0, 0 };   /* arrival, bytes */
 	PMPI_Recv(stamp, 2, MPI_UNSIGNED_LONG_LONG, st->MPI_SOURCE, stag, sc, MPI_STATUS_IGNORE);
-	arrival = stamp[0];
+	unsigned long long arrival = stamp[0];
 	if (vr_seg.shm->flags & VR_FLAG_DATA_UNREAD)
 		count_sent(st, stamp[1]);
 	unsigned long long t = vproc_vclock_receive(vt, arrival);
