@@ -163,21 +163,22 @@ static void grid_one_rank_a_machine(void **state)
 
 /* n = 4, b = 1, a 2 x 2 grid: row 0 (p0, p1) on m0 at 0.5 Mflop/s (2 us
  * a flop), row 1 (p2, p3) on m1 at 1 Mflop/s; no latency, infinite
- * bandwidth (each message the 1 ns tick).  Step 0: p0's panel (4 flops)
- * [0, 8) on m0, p2's [0, 4) on m1; the pivots, swaps and L11 arrive at
- * 8.001; p0 solves nothing of its own (column 0 has no column right of
- * the panel) but PDTRSM's compute is booked as p0 reaches it: its 1 flop
- * [8.001, 10.001), p1's solve of its column 1 flop, ready at 8.002,
- * waits behind it and its update (2 flops) follows in one segment
- * [8.002, 14.001).  The ring-by-ring play books the solves of row 0 and
- * then all updates, step by step; in virtual-time order m0's and m1's
- * segments interleave across steps (p1's step-1 panel, the step-0 update
- * of p0 begun at 10.001 first, then p1's at 14.001), and the last pivots
- * (step 3, p3 to p2 and p1) leave at 49 us and the ticks of the messages
- * on that path (49.005 us; the panel's synchronisations, with nothing to
- * wait for here, align the column's clocks and save the ticks of the
- * others), the ring play 50 us; 44 us of flops on the busiest machine
- * either way. */
+ * bandwidth (each message the 1 ns tick).  A panel of one column has no
+ * rank-1 update (DGER on 0 columns).  Step 0: the pivots and L11 arrive
+ * at 0.001; row 0 solves, p0 1 flop [0.001, 2.001) and p1 2 flops behind
+ * it on m0 [2.001, 6.001); U12 down the columns; the updates: p2 4 flops
+ * [2.002, 6.002) and p3 8 [6.002, 14.002) on m1, p0 2 [6.001, 10.001) and
+ * p1 4 [10.001, 18.001) on m0.  Step 1 (column 1, p1 and p3, from
+ * 18.001): row 1 solves, p3 [18.002, 19.002) and p2 behind it [19.002,
+ * 20.002); U12 reaches p1 at 19.003 and p0 at 20.003, so in virtual-time
+ * order p1 updates first, [19.003, 23.003), and p0 behind it [23.003,
+ * 27.003); p3 [20.002, 22.002), p2 [22.002, 24.002).  Step 2 (column 0
+ * from 27.003): p1 solves its column 3 [27.005, 29.005), p3 updates the
+ * last entry [29.006, 31.006).  Step 3: p3's pivots to p2 and p1's to p0
+ * at 31.007 us.  The ring-by-ring play books step by step, the lower
+ * index first: p0's step-1 update [20, 24) ahead of p1's [24, 28), so
+ * p1's step-2 solve [28, 30) and p3's update [30, 32): 32 us.  28
+ * us of flops on m0 either way (p0 2 + 4 + 4, p1 4 + 8 + 4 + 2; m1 20). */
 static void grid_two_ranks_a_machine(void **state)
 {
 	(void)state;
@@ -186,11 +187,11 @@ static void grid_two_ranks_a_machine(void **state)
 	vproc_lu_platform pl = { 4, 1, 2, 2, mach, 2, mf, lat, NULL, 0, 0, 0, 0, 0, 0 };
 	vproc_lu_seconds s;
 	assert_int_equal(vproc_lu_steps_time(&pl, &s), VPROC_OK);
-	assert_true(fabs(s.total - 49.005e-6) < 1e-12);
-	NEAR(s.compute, 44e-6);
+	assert_true(fabs(s.total - 31.007e-6) < 1e-12);
+	NEAR(s.compute, 28e-6);
 	pl.ring_play = 1;
 	assert_int_equal(vproc_lu_steps_time(&pl, &s), VPROC_OK);
-	NEAR(s.total, 50e-6);
+	NEAR(s.total, 32e-6);
 }
 
 int main(void)

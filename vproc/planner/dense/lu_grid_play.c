@@ -263,9 +263,9 @@ static void panel(vproc_eplay *e, grid_ctx *g, size_t p, size_t k, size_t lo, si
 		g->panel_rest_ns = (all - first) * 1e9;
 		g->panel_k = k;
 	}
-	double f0 = 2.0 * (double)rows_from(pl, lo, p) * (double)kb, rest = 0;
+	double f0 = vproc_lu_dger_flops(pl, lo, 0, kb, p), rest = 0;
 	for (size_t j = 1; j < kb; j++)
-		rest += 2.0 * (double)rows_from(pl, lo + j, p) * (double)(kb - j);
+		rest += vproc_lu_dger_flops(pl, lo, j, kb, p);
 	size_t x = other_machine(pl, p, qk), chunks = kb - 1 < PANEL_CHUNKS ? kb - 1 : PANEL_CHUNKS;
 	for (size_t w = 0; w < PANEL_WAITS; w++) {
 		if (x != i)

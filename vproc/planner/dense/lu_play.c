@@ -20,6 +20,13 @@ static size_t rows_from(const vproc_lu_platform *pl, size_t lo, size_t p)
 	return vproc_cyclic_owned_from(lo, pl->n, pl->b, p, pl->P);
 }
 
+double vproc_lu_dger_flops(const vproc_lu_platform *pl, size_t lo, size_t j, size_t kb, size_t p)
+{
+	if (j + 1 >= kb || lo + j + 1 >= pl->n)
+		return 0;
+	return 2.0 * (double)rows_from(pl, lo + j + 1, p) * (double)(kb - j - 1);
+}
+
 double vproc_lu_pivot_weight(const vproc_lu_platform *pl, size_t lo, size_t kb)
 {
 	double w = 0;
@@ -149,7 +156,7 @@ static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 	for (size_t p = 0; p < P; p++) {
 		double flops = 0;   /* the rank-1 updates, summed (arithmetic only) */
 		for (size_t j = 0; j < kb; j++)
-			flops += 2.0 * (double)rows_from(pl, lo + j, p) * (double)(kb - j);
+			flops += vproc_lu_dger_flops(pl, lo, j, kb, p);
 		vproc_vsim_compute(s, p * Q + qk, flops);
 	}
 	for (size_t p = 0; p < P; p++)

@@ -83,6 +83,16 @@ double vproc_lu_panel_seconds(vproc_vsim *s, size_t lo, size_t kb, size_t pk, si
 /* The same, and the first column's share in *first. */
 double vproc_lu_panel_parts(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk, double *first);
 
+/* Column j's rank-1 update of the panel [lo, lo + kb) on process row p,
+ * flops: DGER on the rows below the pivot (from lo + j + 1) and the kb -
+ * j - 1 columns right of it (dgetf2.f, pdgetf2.f).  The emulator charges
+ * DGER by these flops, and DSCAL, IDAMAX and DSWAP by CPU time only, so
+ * they are not counted here; counting the pivot's row and column too
+ * (rows from lo + j, kb - j columns) put 2 kb rows flops more on every
+ * panel, 4.7 us a step on 1d B = M at nb 32, enough to flip which of two
+ * siblings got the processor first (doc/design/predictions.md). */
+double vproc_lu_dger_flops(const vproc_lu_platform *pl, size_t lo, size_t j, size_t kb, size_t p);
+
 /* BLACS's split ring on row p of s's grid from column root (exposed for
  * the unit tests). */
 void vproc_lu_sring(vproc_vsim *s, size_t p, size_t root, double bytes);

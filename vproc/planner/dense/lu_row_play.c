@@ -172,11 +172,11 @@ int vproc_lu_row_trsm(vproc_eplay *e, size_t p, size_t q, size_t lo2, size_t kb,
 	return 0;
 }
 
-double vproc_lu_panel_flops(size_t rows, size_t kb)
+double vproc_lu_panel_flops(const vproc_lu_platform *pl, size_t lo, size_t kb)
 {
 	double flops = 0;
 	for (size_t j = 0; j < kb; j++)
-		flops += 2.0 * (double)(rows - j) * (double)(kb - j);
+		flops += vproc_lu_dger_flops(pl, lo, j, kb, 0);
 	return flops;
 }
 
@@ -193,7 +193,7 @@ static int expand(vproc_eplay *e, size_t q)
 	switch (p->phase) {
 	case PH_PANEL:
 		if (q == qk)
-			add(e, q, VPROC_EP_COMPUTE, 0, vproc_lu_panel_flops(pl->n - lo, kb));
+			add(e, q, VPROC_EP_COMPUTE, 0, vproc_lu_panel_flops(pl, lo, kb));
 		p->phase = PH_PIVOTS;
 		break;
 	case PH_PIVOTS:
