@@ -19,12 +19,14 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 echo "bench_predict: load $(cut -d' ' -f1-3 /proc/loadavg)"
 
+speeds=(1 2 4)   # the machines' cycle times, repeating
+
 config() {   # KERNEL LAYOUT MACHINES B N NB [EXTRA]
 	local i r=1
 	while [ $((8 * r * r)) -le "$3" ]; do r=$((r * 2)); done   # 2d: r x (machines / r)
 	echo "machines:"
 	for ((i = 0; i < $3; i++)); do
-		echo "  - {name: m$i, host: localhost, cycle_time: $((1 << (i % 3)))}"
+		echo "  - {name: m$i, host: localhost, cycle_time: ${speeds[i % ${#speeds[@]}]}}"
 	done
 	printf 'layout: %s\nkernel: %s\nn: %s\nnb: %s\n' "$2" "$1" "$5" "$6"
 	if [ "$2" = 2d ] && [ "$4" = - ]; then
@@ -74,6 +76,13 @@ done
 # "The planner's choices"): layout auto now 2d (was 1d B = 9), and the
 # 1D slice's order now grouped (was interleaved); the emulator's times
 # say which is faster.
+# Two ranks on each fast machine, one process a column block (B = M): the
+# siblings' order on their processor hangs on microseconds (predictions.md,
+# "Which is right": DGETF2's flops), here and at 256 ranks in bench_vclock.
+echo "siblings: cycle times 1, 2 repeating, 1d B = M (2 ranks on each fast machine, none on the slow):"
+speeds=(1 2)
+row lu 1d 64 64 64 32
+speeds=(1 2 4)
 echo "layout: 8 machines, n = 2048, nb = 128 (was 1d, now 2d):"
 row lu 1d 8 9 16 128
 row lu 2d 8 auto 16 128
