@@ -226,6 +226,30 @@ fi
 check "a run that did not stall: job.stalled false" \
 	test "$(json "$tmp/run-pp/report.json" "d['job']['stalled']")" = False
 
+# A token around three ranks of one machine, 3000 hops: each arrives at
+# its sender's clock plus the 1 ns tick, so the last receiver (rank 0)
+# ends at 3000 ns.  Its wall time is the wake-ups': a receiver that slept
+# again after a wake whose message was not there yet waited for its 1 ms
+# nap, 3 s in all (MPICH; 3.45 s before the fix, 0.31-0.35 s after).
+vclock_yaml token "a:1" 3 "{mflops: 1000, cycle_time: 1, clock: virtual, cpu_time: false}" token 3000
+t0=$(date +%s%N)
+if run token; then
+	wall_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+	t=$(vtime "$tmp/run-token" 0)
+	if within "$t" 0.000003 0.01 && grep -q "vclock-token hops=3000" "$tmp/run-token/log.txt"; then
+		ok "token: 3000 hops among siblings end at $t s, closed form 3e-06 s"
+	else
+		bad "token: 3000 hops end at $t s, closed form 3e-06 s"
+	fi
+	if [ "$wall_ms" -lt 2000 ]; then
+		ok "token: 3000 sibling hops in $wall_ms ms of wall (a missed wake-up costs 1 ms a hop: 3 s)"
+	else
+		bad "token: 3000 sibling hops took $wall_ms ms of wall (a missed wake-up costs 1 ms a hop)"
+	fi
+else
+	bad "token: exit $?"; cat "$tmp/token.err"
+fi
+
 # --- 2. patterns: bit-identical under the virtual clock -----------------------
 mkdir -p "$tmp/plain" "$tmp/virt"
 timeout 120 mpiexec.hydra -n 4 "$PATTERNS" "$tmp/plain" >/dev/null 2>&1

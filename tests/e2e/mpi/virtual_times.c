@@ -48,6 +48,13 @@
  *                           is its tag
  *   deadlock                2 ranks, each receives from the other first:
  *                           they wait for ever (the stall watchdog's test)
+ *   token HOPS              a 4-byte token around the ranks, rank 0 to 1
+ *                           to 2 ..., HOPS hops in all: on one machine
+ *                           each arrives 1 ns (the tick) after its send,
+ *                           so under cpu_time: false the last receiver's
+ *                           time is HOPS ns; its wall time shows what a
+ *                           wake-up costs (a receiver that went back to
+ *                           sleep after its wake took 1 ms a hop)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
@@ -103,6 +110,24 @@ static int folded(size_t bytes, size_t offset)
 	return 0;
 }
 
+/* Hop h goes from rank h % size to the next; each rank receives the hop
+ * before each of its own, and the rank after the last hop's sender takes
+ * that one. */
+static void token(int hops)
+{
+	int v = 0, next = (rank + 1) % size, prev = (rank + size - 1) % size;
+	for (int h = rank; h < hops; h += size) {
+		if (h > 0)
+			MPI_Recv(&v, 1, MPI_INT, prev, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		v++;
+		MPI_Send(&v, 1, MPI_INT, next, 7, MPI_COMM_WORLD);
+	}
+	if (hops > 0 && rank == hops % size) {
+		MPI_Recv(&v, 1, MPI_INT, prev, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		printf("vclock-token hops=%d\n", v);
+	}
+}
+
 static void flood(int k)
 {
 	int ok = 1;
@@ -133,11 +158,12 @@ int main(int argc, char **argv)
 	if (argc < 2) {
 		if (rank == 0)
 			fprintf(stderr, "usage: vclock pingpong BYTES REPS | ring BYTES ITERS N | share ITERS N"
-			                " | bcast BYTES REPS | allreduce BYTES REPS | wildcard N | iprobe N | flood K | deadlock\n");
+			                " | bcast BYTES REPS | allreduce BYTES REPS | wildcard N | iprobe N | flood K | deadlock"
+			                " | token HOPS\n");
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	}
 	const char *mode = argv[1];
-	int bytes = 0, iters = 0, n = 0;
+	int bytes = 0, iters = 0, n = 0, hops = 0;
 	if (strcmp(mode, "folded") == 0 && argc == 4 && size == 2) {
 		int rc = folded((size_t)atol(argv[2]), (size_t)atol(argv[3]));
 		MPI_Finalize();
@@ -160,6 +186,8 @@ int main(int argc, char **argv)
 		int v = rank;
 		MPI_Recv(&v, 1, MPI_INT, 1 - rank, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		MPI_Send(&v, 1, MPI_INT, 1 - rank, 9, MPI_COMM_WORLD);
+	} else if (strcmp(mode, "token") == 0 && argc == 3) {
+		hops = atoi(argv[2]);
 	} else if (strcmp(mode, "share") == 0 && argc == 4) {
 		iters = atoi(argv[2]);
 		n = atoi(argv[3]);
@@ -220,6 +248,8 @@ int main(int argc, char **argv)
 	}
 	if (mode[0] == 'f')
 		flood(n);
+	if (mode[0] == 't')
+		token(hops);
 	for (int k = 0; k < iters; k++) {
 		if (pairs)
 			pingpong(sbuf, rbuf, bytes, peer);
