@@ -176,7 +176,7 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 	 * test, the receiver slept again and the message waited for the
 	 * nap's end.  Three ranks of one machine passing a token took 1.05 ms
 	 * a hop (1 ms naps), 33 us with the polls; Open MPI 2 us either way
-	 * (virtual-clock.md, "Case 79"). */
+	 * (virtual-clock.md, "Case 79 crawled"). */
 	uint32_t now = atomic_load(w);
 	if (now != *seen_wake)
 		*iter = 0;
