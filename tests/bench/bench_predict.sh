@@ -9,7 +9,8 @@
 # LU model changed, both sides emulated.  Each row: the emulated time (hl-driver's, PDGETRF or
 # PDGEQRF and the solve), the predicted one (report.json's predicted.time)
 # and their ratio; doc/design/predictions.md, "Which is right", says what
-# the remaining gaps are.  BENCH_PREDICT_BIG=1 adds 128 ranks (1d, B = M).
+# the remaining gaps are.  BENCH_PREDICT_BIG=1 adds 128 ranks (1d, B = M)
+# and 256 (1d B = M, 2d 8 x 32): about 6 more minutes.
 # The exit status is 1 when a run fails (not when a ratio is off: the
 # table is the result).
 set -u
@@ -90,7 +91,10 @@ echo "order: 4 machines, n = 2048, nb = 64, B = 11 (was interleaved, now grouped
 row lu 1d 4 11 32 64 "order: interleaved"
 row lu 1d 4 11 32 64 "order: grouped"
 if [ "${BENCH_PREDICT_BIG:-0}" = 1 ]; then
-	row lu 1d 128 128 128 64   # about 50 s of wall each at load 70-95
+	row lu 1d 128 128 128 64   # 19 s and 133 s of wall, idle (2026-11-29)
 	row qr 1d 128 128 128 64
+	row lu 1d 256 256 256 32   # 256 ranks: 1d B = M (51 s), 2d 8 x 32
+	row lu 2d 256 - 64 64      # 41 s
+	row qr 2d 256 - 64 64      # 87 s
 fi
 exit $status
