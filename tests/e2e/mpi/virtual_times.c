@@ -186,7 +186,7 @@ int main(int argc, char **argv)
 		int v = rank;
 		MPI_Recv(&v, 1, MPI_INT, 1 - rank, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		MPI_Send(&v, 1, MPI_INT, 1 - rank, 9, MPI_COMM_WORLD);
-	} else if (strcmp(mode, "token") == 0 && argc == 3) {
+	} else if (strcmp(mode, "token") == 0 && argc == 3 && size >= 2) {
 		hops = atoi(argv[2]);
 	} else if (strcmp(mode, "share") == 0 && argc == 4) {
 		iters = atoi(argv[2]);

@@ -89,8 +89,9 @@ double vproc_lu_panel_parts(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size
  * DGER by these flops, and DSCAL, IDAMAX and DSWAP by CPU time only, so
  * they are not counted here; counting the pivot's row and column too
  * (rows from lo + j, kb - j columns) put 2 kb rows flops more on every
- * panel, 4.7 us a step on 1d B = M at nb 32, enough to flip which of two
- * siblings got the processor first (doc/design/predictions.md). */
+ * panel (4.7 us at step 41 of a 1d LU with B = M, n = 2048, nb = 32):
+ * enough to flip which of two siblings got the processor first
+ * (doc/design/predictions.md). */
 double vproc_lu_dger_flops(const vproc_lu_platform *pl, size_t lo, size_t j, size_t kb, size_t p);
 
 /* BLACS's split ring on row p of s's grid from column root (exposed for

@@ -170,7 +170,8 @@ static void vr_backoff_wake(unsigned *iter, uint32_t *seen_wake)
 	 * needs their receivers' kicks: our progress completes them. */
 	int recv_only = wait_recv_only && !vr_bsend_outstanding();
 	vr_futex_sleep(recv_only ? VR_ASLEEP : VR_ASLEEP | VR_ASLEEP_SEND, *seen_wake, &ts);
-	/* Woken (not timed out): poll again before the next sleep.  Under
+	/* Woken, or the word moved while we slept (a wake-up or a kick: each
+	 * announces something to test): poll again before the next sleep.  Under
 	 * MPICH the message a sender announced is not always there at the
 	 * wake-up's first test (it was some microseconds later); with one
 	 * test, the receiver slept again and the message waited for the
