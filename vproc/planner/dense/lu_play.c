@@ -63,9 +63,14 @@ void vproc_lu_sring(vproc_vsim *s, size_t p, size_t root, double bytes)
  * (value, index) (PBLAS pdamax_.c, default topologies); PDSWAP's
  * exchange of the kb-word row between row pk and the pivot's row piv
  * (both send, then receive); PDGER's pivot row from pk down the column
- * (PDGETRF sets the column-wise broadcast to ' ', MPI_Bcast). */
+ * (PDGETRF sets the column-wise broadcast to ' ', MPI_Bcast), unless
+ * the rows it updates are all on row pk: in the last panel PB_CInV.c
+ * finds the pivot row where the update is and sends nothing (case 42's
+ * column of 3 processes: 2 latencies a column there, 3 played before;
+ * doc/design/predictions.md). */
 typedef struct {
 	size_t kb, pk, piv, qk;
+	int alone;   /* the rows below the panel's pivots are all on row pk */
 } lu_col;
 
 static void col_play(vproc_vsim *s, const void *arg)
@@ -81,7 +86,8 @@ static void col_play(vproc_vsim *s, const void *arg)
 		vproc_col_send(s, c->qk, c->pk, c->piv, 8.0 * (double)c->kb);
 		s->aux[c->pk] = got;
 	}
-	vproc_col_bcast(s, c->qk, c->pk, 4.0 * (double)c->kb);   /* the row's kb - j - 1 words, kb / 2 on average */
+	if (!c->alone)
+		vproc_col_bcast(s, c->qk, c->pk, 4.0 * (double)c->kb);   /* the row's kb - j - 1 words, kb / 2 on average */
 }
 
 /* The fraction of the panel's pivots (rows [lo, lo + kb), process row
@@ -130,7 +136,8 @@ double vproc_lu_panel_seconds(vproc_vsim *s, size_t lo, size_t kb, size_t pk, si
 
 double vproc_lu_panel_parts(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk, double *first)
 {
-	lu_col stay = { kb, pk, pk, qk }, swap = { kb, pk, partner(s->pl, pk, qk), qk };
+	int alone = lo + kb >= s->pl->n;   /* the last panel: one row block */
+	lu_col stay = { kb, pk, pk, qk, alone }, swap = { kb, pk, partner(s->pl, pk, qk), qk, alone };
 	double x = across(s->pl, lo, kb, pk, qk), f0, f1;
 	double t = (1.0 - x) * vproc_col_parts(s, kb, col_play, &stay, &f0) +
 	           x * vproc_col_parts(s, kb, col_play, &swap, &f1);
