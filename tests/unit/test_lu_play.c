@@ -11,7 +11,6 @@
 #include <cmocka.h>
 
 #include "planner/dense/lu_play.h"
-#include "planner/dense/lu_row_play.h"
 #include "planner/dense/lu_solve.h"
 #include "planner/dense/lu_timed_play.h"
 #include "planner/dense/lu_time.h"
@@ -311,8 +310,8 @@ static void panel_rank_one_updates(void **state)
 	size_t mach[2] = { 0, 1 };
 	double mf[2] = { 1.0, 1.0 };
 	vproc_lu_platform row = { 2048, 32, 1, 1, mach, 1, mf, NULL, NULL, 0, 0, 0, 0, 0 };
-	NEAR(vproc_lu_panel_flops(&row, 41 * 32, 32), 719200.0);
-	NEAR(vproc_lu_panel_flops(&row, 2047, 1), 0.0);
+	NEAR(vproc_lu_panel_flops(&row, 41 * 32, 32, 0), 719200.0);
+	NEAR(vproc_lu_panel_flops(&row, 2047, 1, 0), 0.0);
 	vproc_lu_platform col = { 8, 2, 2, 1, mach, 2, mf, NULL, NULL, 0, 0, 0, 0, 0 };
 	NEAR(vproc_lu_dger_flops(&col, 0, 0, 2, 0), 6.0);
 	NEAR(vproc_lu_dger_flops(&col, 0, 0, 2, 1), 8.0);

@@ -263,9 +263,8 @@ static void panel(vproc_eplay *e, grid_ctx *g, size_t p, size_t k, size_t lo, si
 		g->panel_rest_ns = (all - first) * 1e9;
 		g->panel_k = k;
 	}
-	double f0 = vproc_lu_dger_flops(pl, lo, 0, kb, p), rest = 0;
-	for (size_t j = 1; j < kb; j++)
-		rest += vproc_lu_dger_flops(pl, lo, j, kb, p);
+	double f0 = vproc_lu_dger_flops(pl, lo, 0, kb, p);
+	double rest = vproc_lu_panel_flops(pl, lo, kb, p) - f0;
 	size_t x = other_machine(pl, p, qk), chunks = kb - 1 < PANEL_CHUNKS ? kb - 1 : PANEL_CHUNKS;
 	for (size_t w = 0; w < PANEL_WAITS; w++) {
 		if (x != i)

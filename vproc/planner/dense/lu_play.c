@@ -22,9 +22,17 @@ static size_t rows_from(const vproc_lu_platform *pl, size_t lo, size_t p)
 
 double vproc_lu_dger_flops(const vproc_lu_platform *pl, size_t lo, size_t j, size_t kb, size_t p)
 {
-	if (j + 1 >= kb || lo + j + 1 >= pl->n)
+	if (j + 1 >= kb)
 		return 0;
 	return 2.0 * (double)rows_from(pl, lo + j + 1, p) * (double)(kb - j - 1);
+}
+
+double vproc_lu_panel_flops(const vproc_lu_platform *pl, size_t lo, size_t kb, size_t p)
+{
+	double flops = 0;
+	for (size_t j = 0; j < kb; j++)
+		flops += vproc_lu_dger_flops(pl, lo, j, kb, p);
+	return flops;
 }
 
 double vproc_lu_pivot_weight(const vproc_lu_platform *pl, size_t lo, size_t kb)
@@ -161,10 +169,7 @@ static void panel(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size_t qk)
 	if (P > 1)
 		vproc_col_start(s, qk, vproc_lu_panel_seconds(s, lo, kb, pk, qk));
 	for (size_t p = 0; p < P; p++) {
-		double flops = 0;   /* the rank-1 updates, summed (arithmetic only) */
-		for (size_t j = 0; j < kb; j++)
-			flops += vproc_lu_dger_flops(pl, lo, j, kb, p);
-		vproc_vsim_compute(s, p * Q + qk, flops);
+		vproc_vsim_compute(s, p * Q + qk, vproc_lu_panel_flops(pl, lo, kb, p));
 	}
 	for (size_t p = 0; p < P; p++)
 		vproc_lu_sring(s, p, qk, 4.0 * (double)kb);

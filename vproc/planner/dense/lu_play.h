@@ -94,6 +94,9 @@ double vproc_lu_panel_parts(vproc_vsim *s, size_t lo, size_t kb, size_t pk, size
  * (doc/design/predictions.md). */
 double vproc_lu_dger_flops(const vproc_lu_platform *pl, size_t lo, size_t j, size_t kb, size_t p);
 
+/* Their sum over the panel's kb columns on process row p. */
+double vproc_lu_panel_flops(const vproc_lu_platform *pl, size_t lo, size_t kb, size_t p);
+
 /* BLACS's split ring on row p of s's grid from column root (exposed for
  * the unit tests). */
 void vproc_lu_sring(vproc_vsim *s, size_t p, size_t root, double bytes);

@@ -172,14 +172,6 @@ int vproc_lu_row_trsm(vproc_eplay *e, size_t p, size_t q, size_t lo2, size_t kb,
 	return 0;
 }
 
-double vproc_lu_panel_flops(const vproc_lu_platform *pl, size_t lo, size_t kb)
-{
-	double flops = 0;
-	for (size_t j = 0; j < kb; j++)
-		flops += vproc_lu_dger_flops(pl, lo, j, kb, 0);
-	return flops;
-}
-
 /* Expand q's next phase into its ops (event_play.h); 0 when its program
  * is over. */
 static int expand(vproc_eplay *e, size_t q)
@@ -193,7 +185,7 @@ static int expand(vproc_eplay *e, size_t q)
 	switch (p->phase) {
 	case PH_PANEL:
 		if (q == qk)
-			add(e, q, VPROC_EP_COMPUTE, 0, vproc_lu_panel_flops(pl, lo, kb));
+			add(e, q, VPROC_EP_COMPUTE, 0, vproc_lu_panel_flops(pl, lo, kb, 0));
 		p->phase = PH_PIVOTS;
 		break;
 	case PH_PIVOTS:

@@ -40,8 +40,4 @@ void vproc_lu_row_sring(vproc_eplay *e, size_t p, size_t q, size_t root, double 
 int vproc_lu_row_trsm(vproc_eplay *e, size_t p, size_t q, size_t lo2, size_t kb, size_t qk,
                       size_t group);
 
-/* DGETF2's rank-1 updates on the panel [lo, lo + kb) of one process row
- * (vproc_lu_dger_flops). */
-double vproc_lu_panel_flops(const vproc_lu_platform *pl, size_t lo, size_t kb);
-
 #endif
